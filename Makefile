@@ -1,0 +1,45 @@
+# Sizzle's front door. Every target creates .venv and installs what it needs when missing.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PROTOS := $(shell find protos -name '*.proto' | sort)
+DEPS   := $(VENV)/.deps-installed
+GEN    := gen/.stamp
+GAME   ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help run test gen lint bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+$(DEPS): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	@mkdir -p gen/sizzle && touch gen/sizzle/__init__.py
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $@
+
+$(GEN): $(PROTOS) $(DEPS) scripts/gen_protos.py
+	$(BIN)/python scripts/gen_protos.py
+
+gen: $(DEPS) ## regenerate the Python code of protos/ into gen/ (never edit gen/ by hand)
+	$(BIN)/python scripts/gen_protos.py
+
+run: $(GEN) ## start the whole platform on this machine with the embedded defaults
+	$(BIN)/sizzle serve
+
+test: $(GEN) ## run the whole test suite (starts Redis when none answers)
+	@scripts/ensure_redis.sh
+	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
+
+lint: $(GEN) ## ruff, mypy and buf lint
+	$(BIN)/ruff check services workers tests scripts
+	$(BIN)/mypy services workers
+	scripts/buf.sh lint
+
+bench: $(GEN) ## benchmarks, reported as ratios against baselines measured in the same run
+	$(BIN)/python -m services.bench $(if $(GAME),--game $(GAME),)
+
+clean: ## remove generated code and the environment
+	rm -rf gen $(VENV)

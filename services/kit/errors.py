@@ -1,0 +1,84 @@
+"""The one error model: a GameError carries an ErrorReason, and the servers turn it into a
+google.rpc.Status with an ErrorInfo whose reason is the enum name without its prefix."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from sizzle.common.v1 import common_pb2
+
+ERROR_DOMAIN = "sizzle.games"
+R = common_pb2.ErrorReason
+
+# The gRPC status code each reason travels with.
+_CODES: dict[int, grpc.StatusCode] = {
+    R.ERROR_REASON_UNKNOWN_GAME: grpc.StatusCode.INVALID_ARGUMENT,
+    R.ERROR_REASON_INVALID_PLAYER_COUNT: grpc.StatusCode.INVALID_ARGUMENT,
+    R.ERROR_REASON_INVALID_OPTION: grpc.StatusCode.INVALID_ARGUMENT,
+    R.ERROR_REASON_MALFORMED_STATE: grpc.StatusCode.INVALID_ARGUMENT,
+    R.ERROR_REASON_MALFORMED_ACTION: grpc.StatusCode.INVALID_ARGUMENT,
+    R.ERROR_REASON_INVALID_SEAT: grpc.StatusCode.INVALID_ARGUMENT,
+    R.ERROR_REASON_INVALID_REQUEST: grpc.StatusCode.INVALID_ARGUMENT,
+    R.ERROR_REASON_ILLEGAL_ACTION: grpc.StatusCode.FAILED_PRECONDITION,
+    R.ERROR_REASON_NOT_YOUR_TURN: grpc.StatusCode.FAILED_PRECONDITION,
+    R.ERROR_REASON_GAME_OVER: grpc.StatusCode.FAILED_PRECONDITION,
+    R.ERROR_REASON_MATCH_NOT_FINISHED: grpc.StatusCode.FAILED_PRECONDITION,
+    R.ERROR_REASON_STALE_VERSION: grpc.StatusCode.ABORTED,
+    R.ERROR_REASON_UNKNOWN_MATCH: grpc.StatusCode.NOT_FOUND,
+    R.ERROR_REASON_INVALID_TOKEN: grpc.StatusCode.UNAUTHENTICATED,
+    R.ERROR_REASON_WRONG_SEAT: grpc.StatusCode.PERMISSION_DENIED,
+    R.ERROR_REASON_SEAT_UNAVAILABLE: grpc.StatusCode.FAILED_PRECONDITION,
+    R.ERROR_REASON_STORE_UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
+    R.ERROR_REASON_REQUEST_ID_REUSED: grpc.StatusCode.INVALID_ARGUMENT,
+}
+
+
+def reason_name(reason: int) -> str:
+    """The ErrorInfo reason string of an ErrorReason value, e.g. "ILLEGAL_ACTION"."""
+    return R.Name(reason).removeprefix("ERROR_REASON_")
+
+
+class GameError(Exception):
+    """A refusal that a caller can act on: a reason, a message for people, optional metadata."""
+
+    def __init__(self, reason: int, message: str, metadata: Mapping[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.metadata = dict(metadata or {})
+
+    @property
+    def code(self) -> grpc.StatusCode:
+        return _CODES.get(self.reason, grpc.StatusCode.INVALID_ARGUMENT)
+
+    @property
+    def reason_name(self) -> str:
+        return reason_name(self.reason)
+
+    def to_status(self) -> grpc.Status:
+        info = error_details_pb2.ErrorInfo(reason=self.reason_name, domain=ERROR_DOMAIN, metadata=self.metadata)
+        detail = any_pb2.Any()
+        detail.Pack(info)
+        status = status_pb2.Status(code=getattr(code_pb2, self.code.name), message=self.message, details=[detail])
+        return rpc_status.to_status(status)
+
+    def __repr__(self) -> str:
+        return f"GameError({self.reason_name}, {self.message!r})"
+
+
+def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo a failed call carries, if any (for clients and tests)."""
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    if status is None:
+        return None
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info
+    return None

@@ -1,0 +1,1 @@
+"""Rules engines of every game and the stateless RulesService that serves them."""

@@ -1,0 +1,400 @@
+"""Grill Party's rules: exchange a grillable, play condition cards matching the grill, draw to four.
+
+Turn steps (rulebook "Game Play"): 1 the plate goes back into the stock (automatic; plates start
+empty), 2 exchange (compulsory, RULINGS.md), 3 play cards one at a time then stop (stopping with
+none played turns the top score card face down), then (tactical variant) tuck cards, 4 draw to four.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from services.rules.engine import Engine, core_view, ranked_outcome
+from services.rules.games.grill_party import content as gp
+from services.rules.games.grill_party.content import CONTENT, LAYOUT, card_name, grillable_name
+from services.rules.random_source import RandomSource
+from services.rules.spec import GameSpec, OptionSpec
+from sizzle.common.v1 import common_pb2
+from sizzle.games.grill_party.v1 import grill_party_pb2 as pb
+
+K = LAYOUT.kinds
+GRILLABLES = list(CONTENT.grillables)
+CARDS = list(CONTENT.cards)
+
+
+def condition_holds(card: pb.ConditionCard, grill: Any) -> bool:
+    """Whether a condition card matches the central grill (counts by kind index)."""
+    x = GRILLABLES.index(card.x)
+    if card.kind == pb.CONDITION_KIND_NO:
+        return grill[x] == 0
+    if card.kind == pb.CONDITION_KIND_MORE:
+        y = GRILLABLES.index(card.y)
+        return grill[x] >= 1 and grill[x] > grill[y]
+    if card.kind == pb.CONDITION_KIND_MOST:
+        return all(grill[x] > grill[other] for other in range(K) if other != x)
+    raise ValueError(f"card {card.id} has no condition kind")
+
+
+def blocked_cards(state: Any, seat: int) -> set[int]:
+    """Cards `seat` may not play: the face-up top score card of every other player."""
+    blocked = set()
+    for other, player in enumerate(state.players):
+        if other != seat and player.score_pile and not player.top_face_down:
+            blocked.add(player.score_pile[-1])
+    return blocked
+
+
+def observation_size() -> int:
+    per_player = 1 + K + (K + 1) + 3 + (LAYOUT.cards + 1)
+    return K + gp.MAX_PLAYERS * per_player + LAYOUT.cards + 3 + 3
+
+
+class GrillParty(Engine):
+    spec = GameSpec(
+        game_id="grill_party",
+        display_name="Grill Party",
+        min_players=gp.MIN_PLAYERS,
+        max_players=gp.MAX_PLAYERS,
+        num_distinct_actions=LAYOUT.size,
+        observation_shape=(observation_size(),),
+        options=(
+            OptionSpec(
+                "tactical",
+                "Tactical variant: before drawing, cards from hand may be put under the deck",
+                "false",
+                ("false", "true"),
+            ),
+        ),
+    )
+    State = pb.State
+    Action = pb.Action
+    View = pb.View
+
+    # ------------------------------------------------------------------ setup
+    def setup(self, state: Any, options: Mapping[str, str], rng: RandomSource) -> None:
+        state.tactical = options["tactical"] == "true"
+        state.grill.extend([CONTENT.grill_per_kind] * K)
+        state.phase = pb.PHASE_EXCHANGE
+        state.supergrillmaster = -1
+        for _ in range(state.core.num_players):
+            player = state.players.add()
+            player.stock.extend([CONTENT.stock_per_kind] * K)
+            deck = [card.id for card in CARDS]
+            rng.shuffle(deck)
+            face_up, deck = deck[: CONTENT.face_up_at_setup], deck[CONTENT.face_up_at_setup :]
+            player.score_pile.extend(face_up)
+            player.hand.extend(deck[: CONTENT.hand_size])
+            player.deck.extend(deck[CONTENT.hand_size :])
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_action_ids(self, state: Any) -> list[int]:
+        seat = state.core.seat_to_move
+        me = state.players[seat]
+        phase = state.phase
+        if phase == pb.PHASE_EXCHANGE:
+            return self._legal_exchanges(state, seat)
+        if phase == pb.PHASE_PLAY:
+            blocked = blocked_cards(state, seat)
+            grill = state.grill
+            plays = [
+                LAYOUT.play_base + card
+                for card in sorted(me.hand)
+                if card not in blocked and condition_holds(CARDS[card], grill)
+            ]
+            return [*plays, LAYOUT.stop]
+        return [*(LAYOUT.tuck_base + card for card in sorted(me.hand)), LAYOUT.draw]
+
+    def _legal_exchanges(self, state: Any, seat: int) -> list[int]:
+        n = state.core.num_players
+        my_stock = state.players[seat].stock
+        gives = [g for g in range(K) if my_stock[g] > 0]
+        ids = []
+        for source in range(n):
+            pool = state.grill if source == 0 else state.players[(seat + source) % n].stock
+            for take in range(K):
+                if pool[take] > 0:
+                    base = (source * K + take) * K
+                    ids.extend(base + give for give in gives)
+        return ids
+
+    # ------------------------------------------------------------------ codec
+    def id_to_action(self, state: Any, seat: int, action_id: int) -> pb.Action:
+        if action_id < LAYOUT.play_base:
+            source, rest = divmod(action_id, K * K)
+            take, give = divmod(rest, K)
+            exchange = pb.Exchange(take=GRILLABLES[take], give=GRILLABLES[give])
+            if source == 0:
+                exchange.from_grill = True
+            else:
+                exchange.from_seat = (seat + source) % state.core.num_players
+            return pb.Action(exchange=exchange)
+        if action_id < LAYOUT.stop:
+            return pb.Action(play_card=pb.PlayCard(card=action_id - LAYOUT.play_base))
+        if action_id == LAYOUT.stop:
+            return pb.Action(stop_playing=pb.StopPlaying())
+        if action_id < LAYOUT.draw:
+            return pb.Action(tuck_card=pb.TuckCard(card=action_id - LAYOUT.tuck_base))
+        return pb.Action(draw=pb.Draw())
+
+    def action_to_id(self, state: Any, seat: int, action: Any) -> int | None:
+        kind = action.WhichOneof("kind")
+        if kind == "exchange":
+            ex = action.exchange
+            if ex.take not in GRILLABLES or ex.give not in GRILLABLES:
+                return None
+            n = state.core.num_players
+            if ex.from_grill:
+                source = 0
+            elif 0 <= ex.from_seat < n and ex.from_seat != seat:
+                source = (ex.from_seat - seat) % n
+            else:
+                return None
+            return (source * K + GRILLABLES.index(ex.take)) * K + GRILLABLES.index(ex.give)
+        if kind == "play_card":
+            card = action.play_card.card
+            return LAYOUT.play_base + card if 0 <= card < LAYOUT.cards else None
+        if kind == "stop_playing":
+            return LAYOUT.stop
+        if kind == "tuck_card":
+            card = action.tuck_card.card
+            return LAYOUT.tuck_base + card if 0 <= card < LAYOUT.cards else None
+        if kind == "draw":
+            return LAYOUT.draw
+        return None
+
+    # ------------------------------------------------------------------ applying
+    def mutate(self, state: Any, seat: int, action: Any, rng: RandomSource) -> list[common_pb2.Event]:
+        kind = action.WhichOneof("kind")
+        me = state.players[seat]
+        if kind == "exchange":
+            return self._exchange(state, seat, action.exchange)
+        if kind == "play_card":
+            card = action.play_card.card
+            me.hand.remove(card)
+            me.score_pile.append(card)
+            me.top_face_down = False
+            state.cards_played_this_turn += 1
+            events = [common_pb2.Event(seat=seat, text=f"seat {seat} plays {card_name(card)}")]
+            if not me.hand and not me.deck:
+                state.core.game_over = True
+                state.supergrillmaster = seat
+                events.append(common_pb2.Event(seat=-1, text=f"seat {seat} has played every card: Supergrillmaster!"))
+            return events
+        if kind == "stop_playing":
+            if state.cards_played_this_turn == 0:
+                events = [common_pb2.Event(seat=seat, text=f"seat {seat} plays no card")]
+                if me.score_pile and not me.top_face_down:
+                    me.top_face_down = True
+                    events.append(common_pb2.Event(seat=seat, text=f"seat {seat} turns its top score card face down"))
+                self._end_turn(state, seat)
+                return events
+            if state.tactical:
+                state.phase = pb.PHASE_TUCK
+                return []
+            return self._draw_and_end(state, seat)
+        if kind == "tuck_card":
+            card = action.tuck_card.card
+            me.hand.remove(card)
+            me.deck.append(card)
+            return [
+                common_pb2.Event(
+                    seat=seat,
+                    text=f"seat {seat} puts a card under its deck",
+                    secret_text=f"you put {card_name(card)} under your deck",
+                    secret_seat=seat,
+                )
+            ]
+        return self._draw_and_end(state, seat)
+
+    def _exchange(self, state: Any, seat: int, ex: pb.Exchange) -> list[common_pb2.Event]:
+        me = state.players[seat]
+        take, give = GRILLABLES.index(ex.take), GRILLABLES.index(ex.give)
+        if ex.from_grill:
+            pool, where = state.grill, "the grill"
+        else:
+            pool, where = state.players[ex.from_seat].stock, f"seat {ex.from_seat}"
+        pool[take] -= 1
+        me.plate = ex.take
+        me.stock[give] -= 1
+        pool[give] += 1
+        state.phase = pb.PHASE_PLAY
+        text = f"seat {seat} takes {grillable_name(ex.take)} from {where} and gives {grillable_name(ex.give)}"
+        return [common_pb2.Event(seat=seat, text=text)]
+
+    def _draw_and_end(self, state: Any, seat: int) -> list[common_pb2.Event]:
+        me = state.players[seat]
+        drawn = []
+        while len(me.hand) < CONTENT.hand_size and me.deck:
+            drawn.append(me.deck.pop(0))
+            me.hand.append(drawn[-1])
+        self._end_turn(state, seat)
+        if not drawn:
+            return []
+        return [
+            common_pb2.Event(
+                seat=seat,
+                text=f"seat {seat} draws {len(drawn)} card{'s' if len(drawn) > 1 else ''}",
+                secret_text="you draw " + ", ".join(card_name(c) for c in drawn),
+                secret_seat=seat,
+            )
+        ]
+
+    def _end_turn(self, state: Any, seat: int) -> None:
+        nxt = (seat + 1) % state.core.num_players
+        player = state.players[nxt]
+        # Step 1 of the next turn: the plate goes back into the stock.
+        if player.plate != pb.GRILLABLE_UNSPECIFIED:
+            player.stock[GRILLABLES.index(player.plate)] += 1
+            player.plate = pb.GRILLABLE_UNSPECIFIED
+        state.core.seat_to_move = nxt
+        state.phase = pb.PHASE_EXCHANGE
+        state.cards_played_this_turn = 0
+
+    # ------------------------------------------------------------------ the end
+    def outcome(self, state: Any) -> common_pb2.Outcome | None:
+        if not state.core.game_over:
+            return None
+        keys = []
+        for seat, player in enumerate(state.players):
+            left = len(player.hand) + len(player.deck)
+            keys.append((1.0 if seat == state.supergrillmaster else 0.0, -float(left)))
+        scores = [len(p.score_pile) for p in state.players]
+        return ranked_outcome(
+            keys, scores, f"seat {state.supergrillmaster} played all its cards; the others rank by cards left"
+        )
+
+    # ------------------------------------------------------------------ views
+    def view(self, state: Any, seat: int) -> pb.View:
+        view = pb.View(
+            core=core_view(state, seat),
+            grill=state.grill,
+            phase=state.phase,
+            cards_played_this_turn=state.cards_played_this_turn,
+            tactical=state.tactical,
+        )
+        for other, player in enumerate(state.players):
+            pv = view.players.add(
+                seat=other,
+                stock=player.stock,
+                plate=player.plate,
+                hand_size=len(player.hand),
+                deck_size=len(player.deck),
+                score_pile_size=len(player.score_pile),
+            )
+            if player.score_pile and not player.top_face_down:
+                pv.top_card = player.score_pile[-1]
+            if other == seat:
+                pv.hand.extend(sorted(player.hand))
+        return view
+
+    def observation(self, view: Any) -> np.ndarray:
+        obs = np.zeros(self.spec.observation_shape, dtype=np.float32)
+        n = view.core.num_players
+        me = max(view.core.viewer, 0)
+        scale = float(n + 1)
+        i = 0
+        for k in range(K):
+            obs[i + k] = view.grill[k] / scale
+        i += K
+        for rel in range(gp.MAX_PLAYERS):
+            if rel < n:
+                p = view.players[(me + rel) % n]
+                obs[i] = 1.0
+                for k in range(K):
+                    obs[i + 1 + k] = p.stock[k] / scale
+                plate = GRILLABLES.index(p.plate) + 1 if p.plate else 0
+                obs[i + 1 + K + plate] = 1.0
+                j = i + 1 + K + K + 1
+                obs[j] = p.hand_size / CONTENT.hand_size
+                obs[j + 1] = p.deck_size / LAYOUT.cards
+                obs[j + 2] = p.score_pile_size / LAYOUT.cards
+                top = p.top_card + 1 if p.HasField("top_card") else 0
+                obs[j + 3 + top] = 1.0
+            i += 1 + K + (K + 1) + 3 + (LAYOUT.cards + 1)
+        if view.core.viewer >= 0:
+            for card in view.players[me].hand:
+                obs[i + card] = 1.0
+        i += LAYOUT.cards
+        if view.phase:
+            obs[i + view.phase - 1] = 1.0
+        i += 3
+        obs[i] = view.cards_played_this_turn / CONTENT.hand_size
+        obs[i + 1] = 1.0 if view.tactical else 0.0
+        obs[i + 2] = 1.0 if view.core.seat_to_move == view.core.viewer else 0.0
+        return obs
+
+    def resample_hidden(self, state: Any, seat: int, rng: RandomSource) -> Any:
+        sample = pb.State()
+        sample.CopyFrom(state)
+        sample.core.random.counter = rng.next_u64()
+        for other, player in enumerate(sample.players):
+            if other == seat:
+                deck = list(player.deck)
+                rng.shuffle(deck)
+                player.deck[:] = deck
+            else:
+                unseen = list(player.hand) + list(player.deck)
+                rng.shuffle(unseen)
+                hand_size = len(player.hand)
+                player.hand[:] = unseen[:hand_size]
+                player.deck[:] = unseen[hand_size:]
+        return sample
+
+    def check_invariants(self, state: Any) -> None:
+        n = state.core.num_players
+        assert len(state.players) == n and len(state.grill) == K, "wrong number of players or grill slots"
+        assert sum(state.grill) == K * CONTENT.grill_per_kind, "the grill must hold four grillables"
+        totals = list(state.grill)
+        for player in state.players:
+            on_plate = 1 if player.plate else 0
+            assert sum(player.stock) + on_plate == K * CONTENT.stock_per_kind, "a player must hold four grillables"
+            assert all(count >= 0 for count in player.stock), "negative stock"
+            for k in range(K):
+                totals[k] += player.stock[k]
+            if player.plate:
+                totals[GRILLABLES.index(player.plate)] += 1
+            cards = sorted([*player.hand, *player.deck, *player.score_pile])
+            assert cards == list(range(LAYOUT.cards)), "each player holds exactly one deck"
+            assert len(player.hand) <= CONTENT.hand_size, "too many cards in hand"
+        per_kind = CONTENT.grill_per_kind + n * CONTENT.stock_per_kind
+        assert totals == [per_kind] * K, "grillables were created or lost"
+        assert state.phase in (pb.PHASE_EXCHANGE, pb.PHASE_PLAY, pb.PHASE_TUCK), "unknown phase"
+
+    # ------------------------------------------------------------------ words
+    def describe_action(self, state: Any, seat: int, action: Any) -> str:
+        kind = action.WhichOneof("kind")
+        if kind == "exchange":
+            ex = action.exchange
+            where = "the grill" if ex.from_grill else f"seat {ex.from_seat}"
+            return f"take {grillable_name(ex.take)} from {where}, give {grillable_name(ex.give)}"
+        if kind == "play_card":
+            return f"play {card_name(action.play_card.card)}"
+        if kind == "stop_playing":
+            return "stop playing cards" if state.cards_played_this_turn else "play no card (top card face down)"
+        if kind == "tuck_card":
+            return f"put {card_name(action.tuck_card.card)} under your deck"
+        return "draw back to four cards"
+
+    def render(self, view: Any) -> str:
+        def stock_text(counts: Any) -> str:
+            return ", ".join(f"{grillable_name(g)} x{c}" for g, c in zip(GRILLABLES, counts, strict=True) if c) or "-"
+
+        phase = pb.Phase.Name(view.phase).removeprefix("PHASE_").lower()
+        lines = [f"Grill Party  move {view.core.move_number}  " + (
+            "GAME OVER" if view.core.game_over else f"seat {view.core.seat_to_move} to move ({phase})"
+        )]
+        lines.append(f"  grill: {stock_text(view.grill)}")
+        for p in view.players:
+            me = " (you)" if p.seat == view.core.viewer else ""
+            top = card_name(p.top_card) if p.HasField("top_card") else ("face down" if p.score_pile_size else "-")
+            plate = grillable_name(p.plate) if p.plate else "-"
+            lines.append(
+                f"  seat {p.seat}{me}: stock {stock_text(p.stock)} | plate {plate} | hand {p.hand_size}"
+                f" | deck {p.deck_size} | score pile {p.score_pile_size} (top: {top})"
+            )
+            if p.hand:
+                lines.append("      hand: " + "; ".join(card_name(c) for c in p.hand))
+        return "\n".join(lines)

@@ -4,6 +4,10 @@ An engine is pure: no I/O, no clock, no global random. The base class owns the c
 shares (game over, seat range, turn order, action range and legality) so they are written once;
 a game's hooks only compute legal actions and mutate the state after the checks passed.
 
+The action codec (`id_to_action`, `action_to_id`) and `describe_action` receive either the state
+or the acting seat's view, and read only fields both have (`core.num_players`, the phase, ...), so a
+bot holding only its view can decode ids too.
+
 State, Action and View are the game's proto messages. Every State has `sizzle.common.v1.CoreState
 core = 1` and every View `sizzle.common.v1.CoreView core = 1`.
 """
@@ -83,6 +87,16 @@ class Engine(ABC):
     def check_invariants(self, state: Any) -> None:
         """Raises AssertionError when the state breaks one of the game's invariants."""
 
+    def clock_limit_seconds(self, state: Any) -> float | None:
+        """Seconds of wall clock after the start when the game ends by the clock (a match option of
+        some games), or None. The engine has no clock: the match service keeps the time and calls
+        `end_by_clock` when it runs out."""
+        return None
+
+    def on_clock_expired(self, state: Any) -> list[common_pb2.Event]:
+        """Ends the game because its wall-clock time ran out (games with clock_limit_seconds)."""
+        raise GameError(R.ERROR_REASON_ILLEGAL_ACTION, f"{self.spec.display_name} has no game clock")
+
     def structured_is_legal(self, state: Any, seat: int, action: Any) -> bool:
         """Whether a structured action is legal now. By default: its id is legal. Games whose
         people may send actions no id expresses (a free aim point) override this."""
@@ -160,6 +174,15 @@ class Engine(ABC):
         core.move_number += 1
         if core.game_over:
             core.seat_to_move = -1
+        return events
+
+    def end_by_clock(self, state: Any) -> list[common_pb2.Event]:
+        """Ends a running game whose wall-clock limit has passed (called by the match service)."""
+        if state.core.game_over:
+            raise GameError(R.ERROR_REASON_GAME_OVER, "the game is over")
+        events = self.on_clock_expired(state)
+        state.core.game_over = True
+        state.core.seat_to_move = -1
         return events
 
     def observe(self, state: Any, seat: int) -> np.ndarray:

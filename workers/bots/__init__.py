@@ -1,0 +1,1 @@
+"""Bots: the bot interface, baseline bots, the ONNX policy runtime and the Celery tasks."""

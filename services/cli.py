@@ -1,0 +1,111 @@
+"""The `sizzle` command line: serve, games, selfplay (and more as the platform grows)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import sys
+from collections.abc import Sequence
+
+from services.kit.config import Config
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--option takes NAME=VALUE, not {pair!r}")
+        options[name] = value
+    return options
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from services.rules import registry
+
+    print(f"{'game':<18} {'name':<24} {'players':<8} {'actions':>8}  observation  options")
+    for engine in registry.engines():
+        spec = engine.spec
+        options = ", ".join(f"{o.name}={o.default}" for o in spec.options) or "-"
+        shape = "x".join(map(str, spec.observation_shape))
+        print(
+            f"{spec.game_id:<18} {spec.display_name:<24} {spec.min_players}-{spec.max_players:<6} "
+            f"{spec.num_distinct_actions:>8}  {shape:<11}  {options}"
+        )
+    return 0
+
+
+def outcome_table(outcome: object) -> str:
+    lines = ["final table:", f"  {'rank':<5} {'seat':<5} {'score':>8}"]
+    for result in sorted(outcome.results, key=lambda r: (r.rank, r.seat)):  # type: ignore[attr-defined]
+        crown = "  winner" if result.winner else ""
+        lines.append(f"  {result.rank:<5} {result.seat:<5} {result.score:>8g}{crown}")
+    lines.append(f"  ({outcome.reason})")  # type: ignore[attr-defined]
+    return "\n".join(lines)
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from services.kit.errors import GameError
+    from services.rules import registry
+
+    try:
+        engine = registry.get_engine(args.game)
+        state = engine.new_game(args.players, _parse_options(args.option), args.seed)
+    except GameError as error:
+        print(f"error: {error.message} ({error.reason_name})", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    while not state.core.game_over:
+        seat = state.core.seat_to_move
+        events = engine.apply(state, seat, rng.choice(engine.legal_actions(state)))
+        if args.verbose:
+            for event in events:
+                print(event.text)
+    print(engine.render(engine.view(state, -1)))
+    outcome = engine.outcome(state)
+    print(f"{state.core.move_number} actions")
+    print(outcome_table(outcome))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from services.serve import serve
+
+    config = Config.from_env()
+    if args.addr:
+        config = config.with_overrides(addr=args.addr)
+    asyncio.run(serve(config))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sizzle", description="Sizzle: a game server for cooking board games")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run every service in one process")
+    serve.add_argument("--addr", help="HOST:PORT to listen on (default: $SIZZLE_ADDR or 127.0.0.1:50051)")
+    serve.set_defaults(func=cmd_serve)
+
+    games = sub.add_parser("games", help="list the registered games")
+    games.set_defaults(func=cmd_games)
+
+    selfplay = sub.add_parser("selfplay", help="play a random game in-process and print the final table")
+    selfplay.add_argument("game")
+    selfplay.add_argument("--players", type=int, default=2)
+    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    selfplay.add_argument("--verbose", action="store_true", help="print every event")
+    selfplay.set_defaults(func=cmd_selfplay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""Configuration, read once at start from the environment into a frozen object and passed down."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+DEV_TOKEN_KEY = "sizzle-dev-key-not-for-production"
+
+
+@dataclass(frozen=True)
+class Config:
+    # Address the gRPC server listens on.
+    addr: str = "127.0.0.1:50051"
+    # Redis for live matches, pools, ratings and logs; empty: the embedded in-process store.
+    redis_url: str = ""
+    # Key prefix of every Redis key this deployment writes (tests use one per run).
+    redis_prefix: str = "sizzle"
+    # Celery broker for bot turns; empty: bots play in-process.
+    broker_url: str = ""
+    # HMAC key that signs player, seat and bot tokens.
+    token_key: str = DEV_TOKEN_KEY
+    # Lifetime of a player or seat token, seconds.
+    token_ttl_seconds: int = 7 * 24 * 3600
+    # Port of the Prometheus metrics endpoint; 0 disables it.
+    metrics_port: int = 0
+    # Largest request or response, bytes.
+    max_message_bytes: int = 1 << 20
+    # Seconds in-flight calls get to finish after SIGTERM.
+    grace_seconds: float = 5.0
+    # How long a finished match (and its replay) is kept, seconds.
+    replay_ttl_seconds: int = 7 * 24 * 3600
+    # How long an idempotency record of a request id is kept, seconds.
+    request_id_ttl_seconds: int = 3600
+    # Deadline of every outgoing gRPC call, seconds.
+    call_timeout_seconds: float = 5.0
+    # Address other processes (bots, matchmaking) use to reach the match service.
+    match_addr: str = ""
+    # Longest a ticket may wait before it expires, seconds.
+    ticket_ttl_seconds: int = 600
+
+    @staticmethod
+    def from_env(env: Mapping[str, str] | None = None) -> Config:
+        env = os.environ if env is None else env
+        base = Config()
+        values: dict[str, object] = {}
+        for name, field_type in Config.__annotations__.items():
+            key = f"SIZZLE_{name.upper()}"
+            if key in env:
+                raw = env[key]
+                values[name] = int(raw) if field_type == "int" else float(raw) if field_type == "float" else raw
+        return replace(base, **values)  # type: ignore[arg-type]
+
+    def with_overrides(self, **changes: object) -> Config:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def match_target(self) -> str:
+        return self.match_addr or self.addr

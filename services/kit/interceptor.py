@@ -1,0 +1,105 @@
+"""The one server interceptor: turns GameError into a google.rpc.Status with an ErrorInfo, and records
+the RPC metrics (count by service, method and code; latency histogram) for every handler."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+
+from services.kit import metrics
+from services.kit.errors import GameError
+
+log = logging.getLogger("sizzle.rpc")
+
+
+def _split(method: str) -> tuple[str, str]:
+    _, service, name = method.split("/", 2)
+    return service, name
+
+
+async def _abort(context: grpc.aio.ServicerContext, error: GameError) -> None:
+    status = error.to_status()
+    await context.abort(status.code, status.details, status.trailing_metadata)
+
+
+class ServiceInterceptor(grpc.aio.ServerInterceptor):
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(handler_call_details)
+        if handler is None:
+            return handler
+        service, method = _split(handler_call_details.method)
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(
+                self._wrap_unary(handler.unary_unary, service, method),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        if handler.unary_stream is not None:
+            return grpc.unary_stream_rpc_method_handler(
+                self._wrap_stream(handler.unary_stream, service, method),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return handler
+
+    @staticmethod
+    def _wrap_unary(behavior: Callable[..., Any], service: str, method: str) -> Callable[..., Any]:
+        async def wrapper(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            start = time.perf_counter()
+            code = "OK"
+            try:
+                return await behavior(request, context)
+            except GameError as error:
+                code = error.code.name
+                await _abort(context, error)
+            except Exception as error:
+                code = _code_of(context, error)
+                if code == "INTERNAL":
+                    log.exception("%s/%s failed", service, method)
+                raise
+            finally:
+                metrics.record_rpc(service, method, code, time.perf_counter() - start)
+
+        return wrapper
+
+    @staticmethod
+    def _wrap_stream(behavior: Callable[..., Any], service: str, method: str) -> Callable[..., Any]:
+        async def wrapper(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            start = time.perf_counter()
+            code = "OK"
+            try:
+                async for response in behavior(request, context):
+                    yield response
+            except GameError as error:
+                code = error.code.name
+                await _abort(context, error)
+            except Exception as error:
+                code = _code_of(context, error)
+                if code == "INTERNAL":
+                    log.exception("%s/%s failed", service, method)
+                raise
+            finally:
+                metrics.record_rpc(service, method, code, time.perf_counter() - start)
+
+        return wrapper
+
+
+def _code_of(context: grpc.aio.ServicerContext, error: BaseException) -> str:
+    import asyncio
+
+    if isinstance(error, asyncio.CancelledError):
+        return "CANCELLED"
+    code = context.code()
+    if isinstance(code, grpc.StatusCode):
+        return code.name
+    if isinstance(error, grpc.aio.AbortError):
+        return "ABORTED_BY_HANDLER"
+    return "INTERNAL"

@@ -1,0 +1,56 @@
+"""Every Prometheus metric of Sizzle, in one place, named sizzle_* with units in the names.
+
+docs/operations.md lists each one and what it tells. Services serve them on their own HTTP port
+(SIZZLE_METRICS_PORT); Celery workers with several processes use the client's multiprocess mode.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram, start_http_server
+
+_LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+RPC_REQUESTS = Counter(
+    "sizzle_rpc_requests_total", "RPCs handled, by service, method and status code", ["service", "method", "code"]
+)
+RPC_DURATION = Histogram(
+    "sizzle_rpc_duration_seconds", "RPC handling time (streams: their whole life)", ["service", "method"],
+    buckets=_LATENCY_BUCKETS,
+)
+LIVE_MATCHES = Gauge("sizzle_live_matches", "Matches running in this process's view of the store", ["game"],
+                     multiprocess_mode="livesum")
+ACTIONS_APPLIED = Counter("sizzle_actions_applied_total", "Actions applied, by game and actor (human or bot)",
+                          ["game", "actor"])
+ACTIONS_REJECTED = Counter("sizzle_actions_rejected_total", "Actions refused, by game and ErrorInfo reason",
+                           ["game", "reason"])
+STORE_OPERATION = Histogram(
+    "sizzle_store_operation_duration_seconds", "Store operation latency, by store kind and operation",
+    ["store", "operation"], buckets=_LATENCY_BUCKETS,
+)
+TICKETS_WAITING = Gauge("sizzle_matchmaking_tickets_waiting", "Tickets waiting, by pool", ["pool"],
+                        multiprocess_mode="livesum")
+TIME_TO_MATCH = Histogram("sizzle_matchmaking_time_to_match_seconds", "Time from ticket to match, by game", ["game"],
+                          buckets=(0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600))
+MATCHES_FORMED = Counter("sizzle_matchmaking_matches_formed_total", "Matches formed by matchmaking, by game", ["game"])
+BOT_SEATS_FILLED = Counter("sizzle_matchmaking_bot_seats_filled_total", "Seats filled by bots at formation, by game",
+                           ["game"])
+BOT_DECISION = Histogram("sizzle_bot_decision_seconds", "Time a bot policy takes to pick an action, by game and kind",
+                         ["game", "kind"], buckets=_LATENCY_BUCKETS)
+BOT_TURN_LATENCY = Histogram(
+    "sizzle_bot_turn_latency_seconds", "From the previous action applied to the bot's action applied, by game",
+    ["game"], buckets=_LATENCY_BUCKETS,
+)
+MODEL_FALLBACKS = Counter("sizzle_bot_model_fallbacks_total",
+                          "Bot decisions that fell back to the heuristic (missing or broken model), by game",
+                          ["game", "reason"])
+
+
+def record_rpc(service: str, method: str, code: str, seconds: float) -> None:
+    RPC_REQUESTS.labels(service, method, code).inc()
+    RPC_DURATION.labels(service, method).observe(seconds)
+
+
+def serve_metrics(port: int, addr: str = "127.0.0.1") -> None:
+    """Starts the metrics HTTP endpoint (no-op for port 0)."""
+    if port:
+        start_http_server(port, addr=addr)

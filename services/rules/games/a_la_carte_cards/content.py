@@ -1,0 +1,75 @@
+"""A la carte (card game) content data, loaded once from content.txtpb, and the action-id layout."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.rules.content import load_content
+from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
+
+CONTENT: pb.Content = load_content(__file__, pb.Content)
+
+# The courses in content order: hand counts, known counts and discard ids all use this index.
+COURSES: tuple[int, ...] = tuple(entry.course for entry in CONTENT.deck)
+COURSE_INDEX: dict[int, int] = {course: index for index, course in enumerate(COURSES)}
+K = len(COURSES)
+DECK_SIZE = sum(entry.count for entry in CONTENT.deck)
+# After drawing, a hand holds one card more than between turns.
+MAX_HAND = CONTENT.hand_size + 1
+
+
+@dataclass(frozen=True)
+class ActionLayout:
+    """Dense ids: 0 draw from the deck, 1 take the top of the discard pile, then one discard id per
+    course in content order."""
+
+    courses: int
+
+    @property
+    def draw_from_deck(self) -> int:
+        return 0
+
+    @property
+    def take_discard(self) -> int:
+        return 1
+
+    @property
+    def discard_base(self) -> int:
+        return 2
+
+    @property
+    def size(self) -> int:
+        return self.discard_base + self.courses
+
+
+LAYOUT = ActionLayout(courses=K)
+
+
+def course_name(course: int) -> str:
+    """The course as printed, e.g. "Appetizer"."""
+    return CONTENT.deck[COURSE_INDEX[course]].name
+
+
+def _check_content() -> None:
+    """Refuses content the rules cannot play (checked once at import)."""
+    if len(set(COURSES)) != K or pb.COURSE_UNSPECIFIED in COURSES:
+        raise ValueError("content: each course must appear once in the deck")
+    for recipe in CONTENT.recipes:
+        if not recipe.courses or any(course not in COURSE_INDEX for course in recipe.courses) or recipe.points <= 0:
+            raise ValueError(f"content: recipe {recipe.name!r} needs courses of the deck and positive points")
+    if not 1 <= CONTENT.min_players <= CONTENT.max_players:
+        raise ValueError("content: bad player counts")
+    # Between turns the others hold their hands and the pile at least one card, so the deck and the
+    # pile below its top can always feed a draw.
+    needed = CONTENT.max_players * CONTENT.hand_size + CONTENT.discard_pile_at_setup + 1
+    if DECK_SIZE < needed:
+        raise ValueError(f"content: the deck needs at least {needed} cards, it has {DECK_SIZE}")
+    if CONTENT.discard_pile_at_setup < 1:
+        raise ValueError("content: the discard pile must start with a card")
+    if not 1 <= CONTENT.min_rounds <= CONTENT.default_rounds <= CONTENT.max_rounds:
+        raise ValueError("content: the default number of rounds must lie in the allowed range")
+    if CONTENT.clock_safety_rounds < 1:
+        raise ValueError("content: clock games need a positive safety limit of rounds")
+
+
+_check_content()

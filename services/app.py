@@ -1,30 +1,115 @@
-"""Builds the whole platform's gRPC server: `create_server(config, deps)` is used by `sizzle serve` and
-by the tests alike, so both run the same wiring."""
+"""Builds the platform's gRPC server: `create_server(config, deps)` is used by `sizzle serve` and by
+the tests alike, so both run the same wiring. `build_deps(config)` picks the store (Redis when
+SIZZLE_REDIS_URL is set, else in-process) and the bot dispatcher (Celery when SIZZLE_BROKER_URL is
+set, else in-process)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from services.kit.config import Config
 from services.kit.server import Registration, RunningServer, start_server
+from services.match.core import Matches
+from services.match.deadlines import DeadlineLoop
+from services.match.service import AUTH_SERVICE, MATCH_SERVICE, AuthServicer, MatchServicer
+from services.match.store import MatchStore, MemoryStore
+from services.match.tokens import TokenSigner
 from services.rules import service as rules_service
+from sizzle.auth.v1 import auth_service_pb2_grpc
+from sizzle.match.v1 import match_service_pb2_grpc
 from sizzle.rules.v1 import rules_service_pb2_grpc
+
+log = logging.getLogger("sizzle.app")
+ALL_SERVICES = ("rules", "match")
 
 
 @dataclass
 class Deps:
-    """What the services need from outside: filled in by `build_deps` or by a test."""
+    """What the services need from outside; `build_deps` fills it, tests may fill it themselves."""
+
+    store: MatchStore = field(default_factory=MemoryStore)
+    bots: Any = None  # a BotDispatcher; None: chosen from the config
+    bot_factory: Any = None  # in-process bots only: (game_id, difficulty, rng) -> Bot; None: the policy
+    services: Sequence[str] = ALL_SERVICES
+    background: list[Any] = field(default_factory=list)
 
 
-def registrations(config: Config, deps: Deps) -> list[Registration]:
-    return [
-        Registration(
-            rules_service_pb2_grpc.add_RulesServiceServicer_to_server,
-            rules_service.RulesServicer(),
-            rules_service.SERVICE_NAME,
-        ),
-    ]
+def build_store(config: Config) -> MatchStore:
+    if config.redis_url:
+        from services.match.redis_store import RedisStore
+
+        return RedisStore(config.redis_url, config.redis_prefix, config.replay_ttl_seconds,
+                          config.request_id_ttl_seconds, cluster=bool(config.redis_cluster))
+    return MemoryStore()
 
 
-async def create_server(config: Config, deps: Deps, addr: str | None = None) -> RunningServer:
-    return await start_server(config, registrations(config, deps), addr)
+def build_deps(config: Config, services: Sequence[str] = ALL_SERVICES) -> Deps:
+    return Deps(store=build_store(config), services=services)
+
+
+@dataclass
+class Platform:
+    """A started server with what runs beside it."""
+
+    running: RunningServer
+    matches: Matches | None
+    deps: Deps
+    deadlines: DeadlineLoop | None = None
+
+    @property
+    def target(self) -> str:
+        return self.running.target
+
+    @property
+    def port(self) -> int:
+        return self.running.port
+
+    @property
+    def service_names(self) -> tuple[str, ...]:
+        return self.running.service_names
+
+    async def stop(self, grace: float) -> None:
+        await self.running.stop(grace)
+        if self.deadlines is not None:
+            await self.deadlines.stop()
+        bots = self.deps.bots
+        if bots is not None and hasattr(bots, "close"):
+            await bots.close()
+        await self.deps.store.close()
+
+
+def make_bots(config: Config, matches: Matches, deps: Deps) -> Any:
+    if config.broker_url:
+        from services.match.celery_bots import CeleryBots
+
+        return CeleryBots(config)
+    from services.match.bots import InProcessBots, default_bot_factory
+
+    return InProcessBots(matches, deps.bot_factory or default_bot_factory)
+
+
+async def create_server(config: Config, deps: Deps, addr: str | None = None) -> Platform:
+    registrations: list[Registration] = []
+    matches = None
+    deadlines = None
+    if "rules" in deps.services:
+        registrations.append(Registration(rules_service_pb2_grpc.add_RulesServiceServicer_to_server,
+                                          rules_service.RulesServicer(), rules_service.SERVICE_NAME))
+    if "match" in deps.services:
+        signer = TokenSigner(config.token_key, config.token_ttl_seconds)
+        matches = Matches(config, deps.store, signer)
+        if deps.bots is None:
+            deps.bots = make_bots(config, matches, deps)
+        matches.bots = deps.bots
+        registrations.append(Registration(match_service_pb2_grpc.add_MatchServiceServicer_to_server,
+                                          MatchServicer(matches), MATCH_SERVICE))
+        registrations.append(Registration(auth_service_pb2_grpc.add_AuthServiceServicer_to_server,
+                                          AuthServicer(signer), AUTH_SERVICE))
+    running = await start_server(config, registrations, addr)
+    if matches is not None:
+        deadlines = DeadlineLoop(matches)
+        deadlines.start()
+    return Platform(running, matches, deps, deadlines)

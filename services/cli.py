@@ -76,7 +76,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = Config.from_env()
     if args.addr:
         config = config.with_overrides(addr=args.addr)
-    asyncio.run(serve(config))
+    services = tuple(s.strip() for s in args.services.split(",")) if args.services else None
+    asyncio.run(serve(config, services))
     return 0
 
 
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run every service in one process")
     serve.add_argument("--addr", help="HOST:PORT to listen on (default: $SIZZLE_ADDR or 127.0.0.1:50051)")
+    serve.add_argument("--services", help="comma-separated subset to run: rules,match,matchmaking (default: all)")
     serve.set_defaults(func=cmd_serve)
 
     games = sub.add_parser("games", help="list the registered games")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from services.app import Deps, create_server
+from services.app import build_deps, create_server
 from services.kit.config import Config
 from services.kit.metrics import serve_metrics
 from services.kit.server import serve_until_signalled
@@ -12,10 +12,13 @@ from services.kit.server import serve_until_signalled
 log = logging.getLogger("sizzle.serve")
 
 
-async def serve(config: Config) -> None:
-    deps = Deps()
+async def serve(config: Config, services: tuple[str, ...] | None = None) -> None:
+    deps = build_deps(config, services) if services else build_deps(config)
     running = await create_server(config, deps)
     serve_metrics(config.metrics_port)
     print(f"Sizzle is serving on {config.addr} (port {running.port}): {', '.join(running.service_names)}", flush=True)
+    store = "Redis at " + config.redis_url if config.redis_url else "the embedded in-process store"
+    bots = "Celery via " + config.broker_url if config.broker_url else "in-process bots"
+    print(f"  matches live in {store}; bot seats are played by {bots}", flush=True)
     print("  reflection and grpc.health.v1 are on; stop with Ctrl-C or SIGTERM", flush=True)
     await serve_until_signalled(running, config.grace_seconds)

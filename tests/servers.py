@@ -9,8 +9,6 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from services.kit.server import RunningServer
-
 T = TypeVar("T")
 
 
@@ -34,9 +32,9 @@ class LoopThread:
 class ServerThread:
     """A running server built by `factory` (an async function returning RunningServer)."""
 
-    def __init__(self, factory: Callable[[], Awaitable[RunningServer]]) -> None:
+    def __init__(self, factory: Callable[[], Awaitable[Any]]) -> None:
         self.loop = LoopThread()
-        self.running: RunningServer = self.loop.run(factory())
+        self.running: Any = self.loop.run(factory())
 
     @property
     def target(self) -> str:

@@ -39,6 +39,10 @@ class Config:
     match_addr: str = ""
     # Longest a ticket may wait before it expires, seconds.
     ticket_ttl_seconds: int = 600
+    # 1 when SIZZLE_REDIS_URL names a node of a Redis Cluster.
+    redis_cluster: int = 0
+    # Seconds a bot turn may take before it is dispatched again (a worker may have died).
+    bot_turn_timeout_seconds: float = 10.0
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Config:

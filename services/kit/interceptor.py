@@ -12,8 +12,37 @@ import grpc
 
 from services.kit import metrics
 from services.kit.errors import GameError
+from sizzle.common.v1 import common_pb2
+
+R = common_pb2.ErrorReason
 
 log = logging.getLogger("sizzle.rpc")
+
+
+class Undecodable:
+    """Stands in for a request whose bytes did not parse, so the handler can answer INVALID_ARGUMENT."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+    if deserializer is None:
+        return None
+
+    def deserialize(data: bytes) -> Any:
+        try:
+            return deserializer(data)
+        except Exception as error:  # DecodeError and friends: garbage bytes
+            return Undecodable(error)
+
+    return deserialize
+
+
+def _garbage(request: Any) -> GameError | None:
+    if isinstance(request, Undecodable):
+        return GameError(R.ERROR_REASON_INVALID_REQUEST, f"the request does not parse: {request.error}")
+    return None
 
 
 def _split(method: str) -> tuple[str, str]:
@@ -39,13 +68,13 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(
                 self._wrap_unary(handler.unary_unary, service, method),
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream is not None:
             return grpc.unary_stream_rpc_method_handler(
                 self._wrap_stream(handler.unary_stream, service, method),
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         return handler
@@ -56,6 +85,9 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             start = time.perf_counter()
             code = "OK"
             try:
+                bad = _garbage(request)
+                if bad is not None:
+                    raise bad
                 return await behavior(request, context)
             except GameError as error:
                 code = error.code.name
@@ -76,6 +108,9 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
             start = time.perf_counter()
             code = "OK"
             try:
+                bad = _garbage(request)
+                if bad is not None:
+                    raise bad
                 async for response in behavior(request, context):
                     yield response
             except GameError as error:

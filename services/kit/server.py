@@ -75,7 +75,7 @@ async def start_server(config: Config, registrations: Sequence[Registration], ad
     return RunningServer(server, port, health_servicer, names)
 
 
-async def serve_until_signalled(running: RunningServer, grace: float, on_stop: Callable[[], Any] | None = None) -> None:
+async def serve_until_signalled(running: Any, grace: float) -> None:
     """Blocks until SIGTERM or SIGINT, then drains gracefully."""
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -84,7 +84,3 @@ async def serve_until_signalled(running: RunningServer, grace: float, on_stop: C
     await stopping.wait()
     log.info("stopping: health NOT_SERVING, draining for %.1fs", grace)
     await running.stop(grace)
-    if on_stop is not None:
-        result = on_stop()
-        if asyncio.iscoroutine(result):
-            await result

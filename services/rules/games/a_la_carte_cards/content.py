@@ -55,7 +55,8 @@ def _check_content() -> None:
     if len(set(COURSES)) != K or pb.COURSE_UNSPECIFIED in COURSES:
         raise ValueError("content: each course must appear once in the deck")
     for recipe in CONTENT.recipes:
-        if not recipe.courses or any(course not in COURSE_INDEX for course in recipe.courses) or recipe.points <= 0:
+        known_courses = all(course in COURSE_INDEX for course in recipe.courses)
+        if not recipe.courses or not known_courses or recipe.points <= 0:
             raise ValueError(f"content: recipe {recipe.name!r} needs courses of the deck and positive points")
     if not 1 <= CONTENT.min_players <= CONTENT.max_players:
         raise ValueError("content: bad player counts")

@@ -43,7 +43,8 @@ def _search(left: tuple[int, ...], recipe: int) -> tuple[int, tuple[int, ...]]:
         return 0, ()
     needs = NEEDS[recipe]
     most = min(left[k] // need for k, need in enumerate(needs) if need)
-    best_points, best_counts = -1, ()
+    best_points = -1
+    best_counts: tuple[int, ...] = ()
     # Most dishes of this recipe first, so that ties keep the earlier recipes.
     for count in range(most, -1, -1):
         rest = tuple(have - count * need for have, need in zip(left, needs, strict=True))
@@ -52,3 +53,9 @@ def _search(left: tuple[int, ...], recipe: int) -> tuple[int, tuple[int, ...]]:
         if points > best_points:
             best_points, best_counts = points, (count, *counts)
     return best_points, best_counts
+
+
+def dishes_text(dishes: Sequence[int]) -> str:
+    """A set of dishes in words, e.g. "Classic meal x1, Break the rules x1" (or "no dish")."""
+    parts = [f"{CONTENT.recipes[r].name} x{count}" for r, count in enumerate(dishes) if count]
+    return ", ".join(parts) or "no dish"

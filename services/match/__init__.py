@@ -1,0 +1,1 @@
+"""The match service: live games in a store, seats and tokens, streaming, replays, turn deadlines."""

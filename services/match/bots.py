@@ -1,0 +1,73 @@
+"""Bot turns in-process (the embedded default): the same policy code the Celery workers run, called
+from the match service's event loop, submitting through the same path as any client."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from typing import Any
+
+from services.kit import metrics
+from services.kit.errors import GameError
+from services.match.core import Matches
+from services.match.tokens import Identity
+from sizzle.match.v1 import match_service_pb2 as mpb
+
+log = logging.getLogger("sizzle.bots")
+
+BotFactory = Callable[[str, int, random.Random], Any]
+
+
+def bot_request_id(match_id: str, seat: int, version: int) -> str:
+    """The idempotent request id of a bot turn: one turn, one id, whoever plays it and however often."""
+    return f"bot:{match_id}:{seat}:{version}"
+
+
+def default_bot_factory(game_id: str, difficulty: int, rng: random.Random) -> Any:
+    from workers.bots.policy import make_bot
+
+    name = mpb.Difficulty.Name(difficulty or mpb.DIFFICULTY_MEDIUM).removeprefix("DIFFICULTY_").lower()
+    return make_bot(game_id, name, rng)
+
+
+class InProcessBots:
+    """Plays bot turns as asyncio tasks of the serving process."""
+
+    def __init__(self, matches: Matches, factory: BotFactory = default_bot_factory, think_seconds: float = 0.0) -> None:
+        self.matches = matches
+        self.factory = factory
+        self.think_seconds = think_seconds
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._identity = Identity(kind="bot", player_id="bot")
+
+    async def dispatch(self, match_id: str, seat: int, version: int, game_id: str) -> None:
+        task = asyncio.create_task(self._play(match_id, seat, version))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _play(self, match_id: str, seat: int, version: int) -> None:
+        if self.think_seconds:
+            await asyncio.sleep(self.think_seconds)
+        try:
+            loaded, view, legal = await self.matches.bot_turn(match_id, seat)
+            if loaded.match.version != version or loaded.match.seat_to_move != seat or not legal:
+                return  # someone already played this turn
+            game = loaded.match.game_id
+            rng = random.Random(f"{match_id}:{version}")
+            bot = self.factory(game, loaded.match.seats[seat].difficulty, rng)
+            with metrics.BOT_DECISION.labels(game, "in_process").time():
+                action_id = bot.step(view, legal)
+            request = mpb.SubmitActionRequest(match_id=match_id, action_id=action_id, expected_version=version,
+                                              request_id=bot_request_id(match_id, seat, version), seat=seat)
+            await self.matches.submit(self._identity, request)
+        except GameError as error:
+            log.info("bot turn %s seat %d v%d not played: %s", match_id, seat, version, error.message)
+        except Exception:
+            log.exception("bot turn %s seat %d v%d failed", match_id, seat, version)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

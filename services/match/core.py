@@ -1,0 +1,501 @@
+"""What the match service does, as plain async functions over a store, the engines and a bot
+dispatcher. The servicer (service.py) only authenticates, validates and calls these.
+
+Every change of a match (creation, join, action, leave, timeout) goes the same way: load the record,
+check, compute the new record and its log entry, compare-and-set through the store, then schedule
+its next deadline and dispatch a bot when a bot seat is to move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from google.protobuf import any_pb2
+
+from services.kit import metrics
+from services.kit.config import Config
+from services.kit.errors import GameError
+from services.match.store import MatchStore
+from services.match.tokens import BOT, PLAYER, SEAT, SERVICE, Identity, TokenSigner
+from services.rules import registry
+from services.rules.engine import Engine
+from sizzle.common.v1 import common_pb2
+from sizzle.match.v1 import match_service_pb2 as mpb
+from sizzle.match.v1 import match_store_pb2 as spb
+from sizzle.rules.v1 import rules_service_pb2 as rpb
+
+R = common_pb2.ErrorReason
+log = logging.getLogger("sizzle.match")
+HUMAN, BOT_SEAT = mpb.SEAT_KIND_HUMAN, mpb.SEAT_KIND_BOT
+WAITING, RUNNING, FINISHED = mpb.MATCH_STATUS_WAITING, mpb.MATCH_STATUS_RUNNING, mpb.MATCH_STATUS_FINISHED
+MAX_PAGE = 100
+
+
+class BotDispatcher(Protocol):
+    """Gets a bot to play `seat` of a match at `version` (in-process, or a Celery task)."""
+
+    async def dispatch(self, match_id: str, seat: int, version: int, game_id: str) -> None: ...
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def visible_events(events: Sequence[common_pb2.Event], seat: int, everything: bool = False) -> list[common_pb2.Event]:
+    """Events as `seat` may read them: another seat's secret text is removed."""
+    out = []
+    for event in events:
+        if event.secret_text and not everything and event.secret_seat != seat:
+            event = common_pb2.Event(seat=event.seat, text=event.text)
+        out.append(event)
+    return out
+
+
+def pack(message: Any) -> any_pb2.Any:
+    packed = any_pb2.Any()
+    packed.Pack(message)
+    return packed
+
+
+def not_found(match_id: str) -> GameError:
+    return GameError(R.ERROR_REASON_UNKNOWN_MATCH, f"no match {match_id!r}", {"match_id": match_id})
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts on a match: a seat (through its seat token or the bot credential) or nobody."""
+
+    seat: int
+    is_bot: bool
+
+
+@dataclass
+class Loaded:
+    """A match record with its engine and parsed game state."""
+
+    record: spb.StoredMatch
+    engine: Engine
+    state: Any
+
+    @property
+    def match(self) -> mpb.Match:
+        return self.record.match
+
+
+class Matches:
+    """The match service's behaviour; one per process, shared by its servicers and loops."""
+
+    def __init__(self, config: Config, store: MatchStore, signer: TokenSigner,
+                 clock: Callable[[], int] = now_ms) -> None:
+        self.config = config
+        self.store = store
+        self.signer = signer
+        self.clock = clock
+        self.bots: BotDispatcher | None = None
+
+    # ------------------------------------------------------------------ loading
+    async def load(self, match_id: str) -> Loaded:
+        if not match_id:
+            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "match_id is required")
+        record = await self.store.load(match_id)
+        if record is None:
+            raise not_found(match_id)
+        engine = registry.get_engine(record.match.game_id)
+        return Loaded(record, engine, engine.State.FromString(record.state))
+
+    # ------------------------------------------------------------------ identity
+    def seat_of(self, identity: Identity | None, loaded: Loaded, bot_seat: int = -1) -> Actor | None:
+        """The seat the caller acts for in this match, or None for a spectator."""
+        if identity is None or identity.kind in (PLAYER, SERVICE):
+            return None
+        match = loaded.match
+        if identity.kind == BOT:
+            if not 0 <= bot_seat < len(match.seats):
+                raise GameError(R.ERROR_REASON_INVALID_SEAT, f"there is no seat {bot_seat} in this match")
+            if match.seats[bot_seat].kind != BOT_SEAT:
+                raise GameError(R.ERROR_REASON_WRONG_SEAT, f"seat {bot_seat} is not played by a bot")
+            return Actor(bot_seat, True)
+        if identity.match_id != match.match_id:
+            raise GameError(R.ERROR_REASON_WRONG_SEAT, "the seat token is for another match")
+        seat = match.seats[identity.seat] if 0 <= identity.seat < len(match.seats) else None
+        if seat is None or seat.player_id != identity.player_id:
+            raise GameError(R.ERROR_REASON_WRONG_SEAT, "the seat token is not for a seat of this match")
+        if seat.kind != HUMAN:
+            raise GameError(R.ERROR_REASON_WRONG_SEAT, "a bot plays this seat now (the player left or timed out)")
+        return Actor(identity.seat, False)
+
+    # ------------------------------------------------------------------ create / join
+    async def create(self, identity: Identity, request: mpb.CreateMatchRequest) -> mpb.CreateMatchResponse:
+        if identity.kind not in (PLAYER, SERVICE):
+            raise GameError(R.ERROR_REASON_WRONG_SEAT, "creating a match needs a player or service token")
+        engine = registry.get_engine(request.game_id)
+        seats = list(request.seats)
+        engine.spec.check_player_count(len(seats))
+        if request.turn_seconds < 0:
+            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "turn_seconds cannot be negative")
+        seed = request.seed or secrets.randbits(63)
+        state = engine.new_game(len(seats), dict(request.options), seed)
+        created = self.clock()
+        match = mpb.Match(
+            match_id="m_" + secrets.token_hex(8),
+            game_id=engine.game_id,
+            options=engine.spec.resolve_options(dict(request.options)),
+            status=WAITING,
+            version=0,
+            seat_to_move=state.core.seat_to_move,
+            turn_seconds=request.turn_seconds,
+            created_unix_ms=created,
+            takeover_difficulty=request.takeover_difficulty or mpb.DIFFICULTY_MEDIUM,
+        )
+        tokens: dict[int, str] = {}
+        for index, spec in enumerate(seats):
+            if spec.kind not in (HUMAN, BOT_SEAT):
+                raise GameError(R.ERROR_REASON_INVALID_REQUEST, f"seat {index} needs a kind (human or bot)")
+            seat = match.seats.add(seat=index, kind=spec.kind)
+            if spec.kind == BOT_SEAT:
+                seat.difficulty = spec.difficulty or mpb.DIFFICULTY_MEDIUM
+                seat.display_name = f"{mpb.Difficulty.Name(seat.difficulty).removeprefix('DIFFICULTY_').lower()} bot"
+            elif spec.reserved_player_id:
+                if identity.kind != SERVICE:
+                    raise GameError(R.ERROR_REASON_WRONG_SEAT, "only a service may reserve seats for players")
+                seat.player_id = spec.reserved_player_id
+                seat.display_name = spec.reserved_display_name or spec.reserved_player_id
+                tokens[index] = self.signer.seat_token(seat.player_id, seat.display_name, match.match_id, index)
+        record = spb.StoredMatch(match=match, state=state.SerializeToString())
+        entry = spb.LogEntry(version=0, seat=-1, action_id=-1, unix_ms=created, events=[
+            common_pb2.Event(seat=-1, text=f"{engine.spec.display_name} for {len(seats)} created")])
+        self._start_if_full(record, engine, state)
+        await self.store.create(record, entry)
+        await self._after_commit(record, engine, state, previous=None)
+        return mpb.CreateMatchResponse(match=record.match, seat_tokens=tokens)
+
+    def _start_if_full(self, record: spb.StoredMatch, engine: Engine, state: Any) -> None:
+        match = record.match
+        if match.status == WAITING and all(s.kind == BOT_SEAT or s.player_id for s in match.seats):
+            match.status = RUNNING
+            limit = engine.clock_limit_seconds(state)
+            if limit:
+                match.clock_deadline_unix_ms = self.clock() + int(limit * 1000)
+            self._set_turn_deadline(match, previous_seat=None)
+
+    async def join(self, identity: Identity, request: mpb.JoinMatchRequest) -> mpb.JoinMatchResponse:
+        if identity.kind != PLAYER:
+            raise GameError(R.ERROR_REASON_INVALID_TOKEN, "joining needs a player token")
+        while True:
+            loaded = await self.load(request.match_id)
+            match = loaded.match
+            mine = [s.seat for s in match.seats if s.player_id == identity.player_id and s.kind == HUMAN]
+            if mine:  # already seated: joining again hands out the seat token again
+                token = self.signer.seat_token(identity.player_id, identity.display_name, match.match_id, mine[0])
+                return mpb.JoinMatchResponse(match=match, seat=mine[0], seat_token=token)
+            if match.status != WAITING:
+                raise GameError(R.ERROR_REASON_SEAT_UNAVAILABLE, "the match is no longer waiting for players")
+            open_seats = [s.seat for s in match.seats if s.kind == HUMAN and not s.player_id]
+            if request.HasField("seat"):
+                if request.seat not in open_seats:
+                    raise GameError(R.ERROR_REASON_SEAT_UNAVAILABLE, f"seat {request.seat} is not open")
+                seat = request.seat
+            elif open_seats:
+                seat = open_seats[0]
+            else:
+                raise GameError(R.ERROR_REASON_SEAT_UNAVAILABLE, "no open seat is left")
+            record = spb.StoredMatch()
+            record.CopyFrom(loaded.record)
+            taken = record.match.seats[seat]
+            taken.player_id = identity.player_id
+            taken.display_name = identity.display_name
+            self._start_if_full(record, loaded.engine, loaded.state)
+            events = [common_pb2.Event(seat=seat, text=f"{identity.display_name} takes seat {seat}")]
+            if record.match.status == RUNNING:
+                events.append(common_pb2.Event(seat=-1, text="every seat is taken: the game starts"))
+            result = await self._commit(loaded, record, loaded.state, seat, events)
+            if result is not None:
+                token = self.signer.seat_token(identity.player_id, identity.display_name, match.match_id, seat)
+                return mpb.JoinMatchResponse(match=record.match, seat=seat, seat_token=token)
+
+    # ------------------------------------------------------------------ reading
+    def legal_actions(self, loaded: Loaded, seat: int) -> list[rpb.LegalAction]:
+        if loaded.match.status != RUNNING or seat < 0 or loaded.state.core.seat_to_move != seat:
+            return []
+        return [
+            rpb.LegalAction(action_id=i, action=pack(a), description=d)
+            for i, a, d in loaded.engine.legal_action_descriptions(loaded.state)
+        ]
+
+    async def get(self, identity: Identity | None, match_id: str) -> mpb.GetMatchResponse:
+        loaded = await self.load(match_id)
+        actor = self.seat_of(identity, loaded) if identity is None or identity.kind != BOT else None
+        seat = actor.seat if actor else -1
+        view = loaded.engine.view(loaded.state, seat)
+        return mpb.GetMatchResponse(match=loaded.match, seat=seat, view=pack(view),
+                                    rendering=loaded.engine.render(view),
+                                    legal_actions=self.legal_actions(loaded, seat))
+
+    async def bot_turn(self, match_id: str, seat: int) -> tuple[Loaded, Any, list[int]]:
+        """What a bot playing `seat` sees: the match, its view, its legal action ids."""
+        loaded = await self.load(match_id)
+        if loaded.match.seats[seat].kind != BOT_SEAT:
+            raise GameError(R.ERROR_REASON_WRONG_SEAT, f"seat {seat} is not played by a bot")
+        view = loaded.engine.view(loaded.state, seat)
+        legal = loaded.engine.legal_actions(loaded.state, seat) if loaded.match.status == RUNNING else []
+        return loaded, view, legal
+
+    async def list(self, request: mpb.ListMatchesRequest) -> mpb.ListMatchesResponse:
+        if request.game_id:
+            registry.get_engine(request.game_id)
+        size = request.page_size or 20
+        if not 0 < size <= MAX_PAGE:
+            raise GameError(R.ERROR_REASON_INVALID_REQUEST, f"page_size must be 1..{MAX_PAGE}")
+        if request.page_token:
+            try:
+                float(request.page_token)
+            except ValueError as exc:
+                raise GameError(R.ERROR_REASON_INVALID_REQUEST, "page_token is not one this service gave") from exc
+        page = await self.store.list(request.game_id, request.status, request.page_token, size)
+        return mpb.ListMatchesResponse(matches=[r.match for r in page.records], next_page_token=page.next_cursor)
+
+    # ------------------------------------------------------------------ acting
+    async def submit(self, identity: Identity, request: mpb.SubmitActionRequest) -> mpb.SubmitActionResponse:
+        if not request.request_id or len(request.request_id) > 128:
+            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "request_id is required (at most 128 characters)")
+        which = request.WhichOneof("action")
+        if which is None:
+            raise GameError(R.ERROR_REASON_MALFORMED_ACTION, "give the action as `structured` or `action_id`")
+        if identity.kind not in (SEAT, BOT):
+            raise GameError(R.ERROR_REASON_WRONG_SEAT, "submitting needs a seat token or the bot credential")
+        request_hash = hashlib.sha256(request.SerializeToString(deterministic=True)).hexdigest()
+        prior = await self.store.answer(request.match_id, request.request_id)
+        if prior is not None:
+            return self._replayed(prior, request_hash)
+        loaded = await self.load(request.match_id)
+        actor = self.seat_of(identity, loaded, request.seat)
+        assert actor is not None
+        match = loaded.match
+        game = match.game_id
+        try:
+            if match.status == FINISHED:
+                raise GameError(R.ERROR_REASON_GAME_OVER, "the match is over")
+            if match.status == WAITING:
+                raise GameError(R.ERROR_REASON_MATCH_NOT_STARTED, "the match is waiting for players")
+            if request.expected_version != match.version:
+                raise GameError(R.ERROR_REASON_STALE_VERSION,
+                                f"the match is at version {match.version}, not {request.expected_version}",
+                                {"current_version": str(match.version)})
+            if which == "action_id":
+                action: Any = request.action_id
+            else:
+                from services.rules.service import unpack_action
+
+                action = unpack_action(loaded.engine, request.structured)
+            state = loaded.engine.State()
+            state.CopyFrom(loaded.state)
+            events = loaded.engine.apply(state, actor.seat, action)
+        except GameError as error:
+            metrics.ACTIONS_REJECTED.labels(game, error.reason_name).inc()
+            raise
+        action_message = action if which == "structured" else loaded.engine.id_to_action(
+            loaded.state, actor.seat, action)
+        action_id = action if which == "action_id" else loaded.engine.action_to_id(loaded.state, actor.seat, action)
+        record = spb.StoredMatch()
+        record.CopyFrom(loaded.record)
+        response = mpb.SubmitActionResponse(events=visible_events(events, actor.seat))
+        answer = spb.IdempotencyRecord(request_hash=request_hash)
+        result = await self._commit(
+            loaded, record, state, actor.seat, events, action_id=-1 if action_id is None else action_id,
+            action=action_message, request_id=request.request_id, response=response, answer=answer,
+        )
+        if result is None:
+            prior = await self.store.answer(request.match_id, request.request_id)
+            if prior is not None:
+                return self._replayed(prior, request_hash)
+            current = (await self.load(request.match_id)).match.version
+            metrics.ACTIONS_REJECTED.labels(game, "STALE_VERSION").inc()
+            raise GameError(R.ERROR_REASON_STALE_VERSION, f"the match moved on to version {current}",
+                            {"current_version": str(current)})
+        metrics.ACTIONS_APPLIED.labels(game, "bot" if actor.is_bot else "human").inc()
+        return response
+
+    @staticmethod
+    def _replayed(prior: spb.IdempotencyRecord, request_hash: str) -> mpb.SubmitActionResponse:
+        if prior.request_hash != request_hash:
+            raise GameError(R.ERROR_REASON_REQUEST_ID_REUSED, "this request_id was used for another request")
+        return mpb.SubmitActionResponse.FromString(prior.response)
+
+    async def leave(self, identity: Identity, match_id: str) -> mpb.LeaveMatchResponse:
+        loaded = await self.load(match_id)
+        actor = self.seat_of(identity, loaded)
+        if actor is None:
+            raise GameError(R.ERROR_REASON_WRONG_SEAT, "leaving needs the seat token")
+        if loaded.match.status == FINISHED:
+            raise GameError(R.ERROR_REASON_GAME_OVER, "the match is over")
+        record = await self._take_over(loaded, actor.seat, "leaves")
+        if record is None:
+            return await self.leave(identity, match_id)
+        return mpb.LeaveMatchResponse(match=record.match)
+
+    async def _take_over(self, loaded: Loaded, seat: int, why: str) -> spb.StoredMatch | None:
+        record = spb.StoredMatch()
+        record.CopyFrom(loaded.record)
+        taken = record.match.seats[seat]
+        name = taken.display_name or f"seat {seat}"
+        taken.kind = BOT_SEAT
+        taken.taken_over = True
+        taken.difficulty = record.match.takeover_difficulty or mpb.DIFFICULTY_MEDIUM
+        self._start_if_full(record, loaded.engine, loaded.state)
+        events = [common_pb2.Event(seat=seat, text=f"{name} {why}; a bot plays seat {seat} from now on")]
+        result = await self._commit(loaded, record, loaded.state, -1, events, keep_deadline=False)
+        return record if result is not None else None
+
+    # ------------------------------------------------------------------ the one way to change a match
+    def _set_turn_deadline(self, match: mpb.Match, previous_seat: int | None, keep: bool = True) -> None:
+        seat = match.seat_to_move
+        if match.status != RUNNING or seat < 0:
+            match.turn_deadline_unix_ms = 0
+            return
+        if match.seats[seat].kind == BOT_SEAT:
+            match.turn_deadline_unix_ms = self.clock() + int(self.config.bot_turn_timeout_seconds * 1000)
+        elif match.turn_seconds <= 0:
+            match.turn_deadline_unix_ms = 0
+        elif not keep or previous_seat != seat or not match.turn_deadline_unix_ms:
+            match.turn_deadline_unix_ms = self.clock() + match.turn_seconds * 1000
+
+    @staticmethod
+    def _next_deadline(match: mpb.Match) -> int:
+        if match.status != RUNNING:
+            return 0
+        deadlines = [d for d in (match.turn_deadline_unix_ms, match.clock_deadline_unix_ms) if d]
+        return min(deadlines) if deadlines else 0
+
+    async def _commit(
+        self, loaded: Loaded, record: spb.StoredMatch, state: Any, seat: int, events: list[common_pb2.Event], *,
+        action_id: int = -1, action: Any = None, request_id: str = "",
+        response: mpb.SubmitActionResponse | None = None, answer: spb.IdempotencyRecord | None = None,
+        keep_deadline: bool = True,
+    ) -> int | None:
+        """Writes the new record if nobody changed the match meanwhile. Returns the new version or None."""
+        match = record.match
+        previous_seat = loaded.match.seat_to_move
+        previous_status = loaded.match.status
+        match.version = loaded.match.version + 1
+        match.seat_to_move = state.core.seat_to_move
+        if state.core.game_over and match.status != FINISHED:
+            match.status = FINISHED
+            outcome = loaded.engine.outcome(state)
+            if outcome is not None:
+                match.outcome.CopyFrom(outcome)
+        self._set_turn_deadline(match, previous_seat if previous_status == RUNNING else None, keep_deadline)
+        if match.status == FINISHED:
+            match.clock_deadline_unix_ms = 0
+        record.state = state.SerializeToString()
+        entry = spb.LogEntry(version=match.version, seat=seat, action_id=action_id, unix_ms=self.clock(),
+                             events=events)
+        if action is not None:
+            entry.action = action.SerializeToString()
+        if response is not None and answer is not None:
+            response.match.CopyFrom(match)
+            answer.response = response.SerializeToString()
+        deadline = self._next_deadline(match)
+        if deadline:  # scheduled first: a crash right after the commit still leaves the deadline
+            await self.store.schedule(match.match_id, deadline)
+        result = await self.store.commit(record, loaded.match.version, entry, request_id, answer, previous_status)
+        if not result.committed:
+            return None
+        await self._after_commit(record, loaded.engine, state, previous=loaded.match)
+        return result.current_version
+
+    async def _after_commit(self, record: spb.StoredMatch, engine: Engine, state: Any,
+                            previous: mpb.Match | None) -> None:
+        match = record.match
+        if not self._next_deadline(match):
+            await self.store.schedule(match.match_id, 0)
+        elif previous is None:
+            await self.store.schedule(match.match_id, self._next_deadline(match))
+        seat = match.seat_to_move
+        if match.status == RUNNING and seat >= 0 and match.seats[seat].kind == BOT_SEAT and self.bots is not None:
+            await self.bots.dispatch(match.match_id, seat, match.version, match.game_id)
+
+    # ------------------------------------------------------------------ deadlines
+    async def on_deadline(self, match_id: str) -> None:
+        """Acts on a due deadline: the game clock, a person's turn (a bot takes the seat), or a bot
+        turn that was never played (dispatched again)."""
+        record = await self.store.load(match_id)
+        if record is None or record.match.status != RUNNING:
+            await self.store.schedule(match_id, 0)
+            return
+        match = record.match
+        now = self.clock()
+        due = self._next_deadline(match)
+        if due > now:
+            await self.store.schedule(match_id, due)
+            return
+        loaded = await self.load(match_id)
+        if match.clock_deadline_unix_ms and match.clock_deadline_unix_ms <= now:
+            state = loaded.engine.State()
+            state.CopyFrom(loaded.state)
+            events = loaded.engine.end_by_clock(state)
+            new = spb.StoredMatch()
+            new.CopyFrom(record)
+            await self._commit(loaded, new, state, -1, [common_pb2.Event(seat=-1, text="time is up"), *events])
+            return
+        seat = match.seat_to_move
+        if match.seats[seat].kind == HUMAN:
+            await self._take_over(loaded, seat, "ran out of time")
+            return
+        await self.store.schedule(match_id, now + int(self.config.bot_turn_timeout_seconds * 1000))
+        if self.bots is not None:
+            log.info("bot turn of %s seat %d at version %d dispatched again", match_id, seat, match.version)
+            await self.bots.dispatch(match_id, seat, match.version, match.game_id)
+
+    # ------------------------------------------------------------------ watching and replays
+    async def watch(self, identity: Identity | None, request: mpb.WatchMatchRequest) -> AsyncIterator[
+            mpb.WatchMatchResponse]:
+        loaded = await self.load(request.match_id)
+        actor = self.seat_of(identity, loaded) if identity is None or identity.kind != BOT else None
+        seat = actor.seat if actor else -1
+        last = max(request.from_version, -1)
+        first = True
+        while True:
+            entries = await self.store.log(request.match_id, last)
+            if entries or first:
+                loaded = await self.load(request.match_id)
+                events: list[common_pb2.Event] = []
+                for entry in entries:
+                    if entry.version <= loaded.match.version:
+                        events.extend(visible_events(entry.events, seat))
+                        last = entry.version
+                view = loaded.engine.view(loaded.state, seat)
+                yield mpb.WatchMatchResponse(match=loaded.match, events=events, view=pack(view),
+                                             rendering=loaded.engine.render(view),
+                                             legal_actions=self.legal_actions(loaded, seat), seat=seat)
+                first = False
+                last = max(last, loaded.match.version)
+                if loaded.match.status == FINISHED:
+                    return
+            await self.store.wait(request.match_id, last, timeout=5.0)
+
+    async def replay(self, identity: Identity | None, match_id: str) -> mpb.GetReplayResponse:
+        loaded = await self.load(match_id)
+        complete = loaded.match.status == FINISHED
+        actor = None if complete or identity is None or identity.kind == BOT else self.seat_of(identity, loaded)
+        seat = actor.seat if actor else -1
+        response = mpb.GetReplayResponse(match=loaded.match, complete=complete,
+                                         num_players=loaded.state.core.num_players)
+        if complete:
+            response.seed = loaded.state.core.seed
+        for entry in await self.store.log(match_id, -1):
+            step = response.steps.add(version=entry.version, seat=entry.seat, unix_ms=entry.unix_ms,
+                                      events=visible_events(entry.events, seat, everything=complete))
+            if complete and entry.action:
+                step.action_id = entry.action_id
+                step.action.Pack(loaded.engine.Action.FromString(entry.action))
+        return response
+
+    async def refresh_live_gauge(self) -> None:
+        for game_id in registry.game_ids():
+            metrics.LIVE_MATCHES.labels(game_id).set(await self.store.count(game_id, RUNNING))

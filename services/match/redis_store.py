@@ -1,0 +1,317 @@
+"""The Redis match store.
+
+Keys of one match share the hash tag {match_id}, so the compare-and-set script touches one slot and
+runs unchanged on a Redis Cluster:
+  <prefix>:{<id>}:match      hash: v (version), r (StoredMatch bytes)
+  <prefix>:{<id>}:log        stream, one entry per version, id "<version>-1"
+  <prefix>:{<id>}:req:<rid>  the first answer to a request id (expires)
+  <prefix>:{<id>}:wake       pub/sub channel, a message per new version
+Global indexes (written after the commit; the record stays the truth and readers re-check it):
+  <prefix>:deadlines                 sorted set: match id by next deadline (unix ms)
+  <prefix>:index:<game|*>:<status>   sorted set: match id by creation
+No path scans the keyspace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from services.kit.errors import GameError
+from services.match.store import STATUS_NAMES, CommitResult, MatchStore, Page, index_score
+from sizzle.common.v1 import common_pb2
+from sizzle.match.v1 import match_service_pb2 as mpb
+from sizzle.match.v1 import match_store_pb2 as spb
+
+log = logging.getLogger("sizzle.store.redis")
+
+# KEYS: match hash, log stream, request-id key. ARGV: expected version, record, log entry, answer
+# ('' for none), answer ttl, wake channel, ttl of a finished match (0 keeps it).
+COMMIT_SCRIPT = """
+if ARGV[4] ~= '' then
+  local prior = redis.call('GET', KEYS[3])
+  if prior then return {2, prior} end
+end
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return {3, ''} end
+if tonumber(v) ~= tonumber(ARGV[1]) then return {0, v} end
+local nv = tonumber(v) + 1
+redis.call('HSET', KEYS[1], 'v', nv, 'r', ARGV[2])
+redis.call('XADD', KEYS[2], nv .. '-1', 'e', ARGV[3])
+if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5]) end
+if tonumber(ARGV[7]) > 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[7])
+  redis.call('EXPIRE', KEYS[2], ARGV[7])
+end
+redis.call('PUBLISH', ARGV[6], nv)
+return {1, tostring(nv)}
+"""
+
+TRANSIENT = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+def _unavailable(exc: BaseException) -> GameError:
+    return GameError(common_pb2.ERROR_REASON_STORE_UNAVAILABLE, f"the match store is unavailable: {exc}")
+
+
+class _Notifier:
+    """One pub/sub connection per process fans new-version messages out to local watchers."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._client = client
+        self._pubsub: Any = None
+        self._versions: dict[str, int] = {}
+        self._events: dict[str, asyncio.Event] = {}
+        self._refs: dict[str, int] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    async def _ensure(self) -> None:
+        if self._pubsub is None:
+            self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            await self._pubsub.subscribe("sizzle-notifier-start")
+            self._task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # reconnects on the next get_message; watchers also poll
+                log.warning("pub/sub read failed: %s", exc)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            channel = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
+            key = channel
+            try:
+                version = int(message["data"])
+            except (TypeError, ValueError):
+                continue
+            if version > self._versions.get(key, -1):
+                self._versions[key] = version
+            event = self._events.get(key)
+            if event is not None:
+                event.set()
+
+    async def subscribe(self, channel: str) -> None:
+        async with self._lock:
+            await self._ensure()
+            self._refs[channel] = self._refs.get(channel, 0) + 1
+            if self._refs[channel] == 1:
+                self._events[channel] = asyncio.Event()
+                await self._pubsub.subscribe(channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        async with self._lock:
+            self._refs[channel] -= 1
+            if self._refs[channel] == 0:
+                del self._refs[channel]
+                self._events.pop(channel, None)
+                self._versions.pop(channel, None)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.unsubscribe(channel)
+
+    async def wait(self, channel: str, after: int, timeout: float) -> None:
+        event = self._events[channel]
+        if self._versions.get(channel, -1) > after:
+            return
+        event.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+
+
+class RedisStore(MatchStore):
+    kind = "redis"
+
+    def __init__(self, url: str, prefix: str, replay_ttl_seconds: int, answer_ttl_seconds: int,
+                 cluster: bool = False) -> None:
+        self.prefix = prefix
+        self.replay_ttl = replay_ttl_seconds
+        self.answer_ttl = answer_ttl_seconds
+        self.client: Any
+        if cluster:
+            self.client = RedisCluster.from_url(url)
+        else:
+            self.client = aioredis.Redis.from_url(url)
+        # Pub/sub goes through one node: PUBLISH reaches every node of a cluster.
+        self._notifier = _Notifier(aioredis.Redis.from_url(url))
+        self._commit = self.client.register_script(COMMIT_SCRIPT)
+
+    # ---------------------------------------------------------------- keys
+    def _match_key(self, match_id: str) -> str:
+        return f"{self.prefix}:{{{match_id}}}:match"
+
+    def _log_key(self, match_id: str) -> str:
+        return f"{self.prefix}:{{{match_id}}}:log"
+
+    def _answer_key(self, match_id: str, request_id: str) -> str:
+        return f"{self.prefix}:{{{match_id}}}:req:{request_id}"
+
+    def _channel(self, match_id: str) -> str:
+        return f"{self.prefix}:{{{match_id}}}:wake"
+
+    def _index_key(self, game_id: str, status: int) -> str:
+        return f"{self.prefix}:index:{game_id or '*'}:{STATUS_NAMES.get(status, 'unknown')}"
+
+    @property
+    def _deadline_key(self) -> str:
+        return f"{self.prefix}:deadlines"
+
+    # ---------------------------------------------------------------- operations
+    async def _index_put(self, match: mpb.Match, previous_status: int) -> None:
+        score = index_score(match)
+        # Each match is in its status's index and in the any-status (0) index, per game and for all.
+        for game in (match.game_id, ""):
+            if previous_status and previous_status != match.status:
+                await self.client.zrem(self._index_key(game, previous_status), match.match_id)
+            for status in (match.status, 0):
+                key = self._index_key(game, status)
+                await self.client.zadd(key, {match.match_id: score})
+                # Matches older than the replay time have expired: trim them from the index.
+                await self.client.zremrangebyscore(key, "-inf", score - self.replay_ttl * 1_000_000)
+
+    async def create(self, record: spb.StoredMatch, entry: spb.LogEntry) -> None:
+        async with self.timed("create"):
+            match = record.match
+            try:
+                await self.client.hset(self._match_key(match.match_id),
+                                       mapping={"v": match.version, "r": record.SerializeToString()})
+                await self.client.xadd(self._log_key(match.match_id), {"e": entry.SerializeToString()},
+                                       id=f"{match.version}-1")
+                await self._index_put(match, 0)
+            except TRANSIENT as exc:
+                raise _unavailable(exc) from exc
+
+    async def load(self, match_id: str) -> spb.StoredMatch | None:
+        async with self.timed("load"):
+            try:
+                raw = await self.client.hget(self._match_key(match_id), "r")
+            except TRANSIENT as exc:
+                raise _unavailable(exc) from exc
+            return None if raw is None else spb.StoredMatch.FromString(raw)
+
+    async def commit(self, record, expected_version, entry, request_id="", answer=None, previous_status=0):  # type: ignore[no-untyped-def]
+        match = record.match
+        mid = match.match_id
+        finished = match.status == mpb.MATCH_STATUS_FINISHED
+        async with self.timed("commit"):
+            try:
+                code, value = await self._commit(
+                    keys=[self._match_key(mid), self._log_key(mid), self._answer_key(mid, request_id or "-")],
+                    args=[
+                        expected_version,
+                        record.SerializeToString(),
+                        entry.SerializeToString(),
+                        answer.SerializeToString() if (request_id and answer is not None) else b"",
+                        self.answer_ttl,
+                        self._channel(mid),
+                        self.replay_ttl if finished else 0,
+                    ],
+                )
+            except TRANSIENT as exc:
+                raise _unavailable(exc) from exc
+        if code == 2:
+            return CommitResult(False, prior=spb.IdempotencyRecord.FromString(value))
+        if code == 3:
+            return CommitResult(False, missing=True)
+        if code == 0:
+            return CommitResult(False, int(value))
+        try:
+            await self._index_put(match, previous_status)
+        except TRANSIENT as exc:  # the record is the truth; the index heals on the next change
+            log.warning("index update of %s failed: %s", mid, exc)
+        return CommitResult(True, int(value))
+
+    async def answer(self, match_id: str, request_id: str) -> spb.IdempotencyRecord | None:
+        try:
+            raw = await self.client.get(self._answer_key(match_id, request_id))
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return None if raw is None else spb.IdempotencyRecord.FromString(raw)
+
+    async def log(self, match_id: str, after_version: int) -> list[spb.LogEntry]:
+        async with self.timed("log"):
+            try:
+                rows = await self.client.xrange(self._log_key(match_id), min=f"{max(after_version + 1, 0)}-0")
+            except TRANSIENT as exc:
+                raise _unavailable(exc) from exc
+            return [spb.LogEntry.FromString(fields[b"e"]) for _, fields in rows]
+
+    async def _version(self, match_id: str) -> int:
+        raw = await self.client.hget(self._match_key(match_id), "v")
+        return -1 if raw is None else int(raw)
+
+    async def wait(self, match_id: str, after_version: int, timeout: float) -> int:
+        channel = self._channel(match_id)
+        await self._notifier.subscribe(channel)
+        try:
+            # Subscribed first, then read: a version published in between is not missed.
+            version = await self._version(match_id)
+            if version > after_version or version < 0:
+                return version
+            await self._notifier.wait(channel, after_version, timeout)
+            return await self._version(match_id)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        finally:
+            await self._notifier.unsubscribe(channel)
+
+    async def list(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
+        async with self.timed("list"):
+            key = self._index_key(game_id, status)
+            high = f"({cursor}" if cursor else "+inf"
+            try:
+                rows = await self.client.zrevrangebyscore(key, high, "-inf", start=0, num=limit + 1, withscores=True)
+                raws = await asyncio.gather(*(self.client.hget(self._match_key(m.decode()), "r") for m, _ in rows[:limit]))
+            except TRANSIENT as exc:
+                raise _unavailable(exc) from exc
+            records = []
+            for (member, _), raw in zip(rows[:limit], raws, strict=True):
+                if raw is None:  # expired: drop it from the index
+                    await self.client.zrem(key, member)
+                    continue
+                record = spb.StoredMatch.FromString(raw)
+                if status == 0 or record.match.status == status:
+                    records.append(record)
+            next_cursor = repr(rows[limit - 1][1]) if len(rows) > limit else ""
+            return Page(records, next_cursor)
+
+    async def schedule(self, match_id: str, deadline_unix_ms: int) -> None:
+        try:
+            if deadline_unix_ms:
+                await self.client.zadd(self._deadline_key, {match_id: deadline_unix_ms})
+            else:
+                await self.client.zrem(self._deadline_key, match_id)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def due(self, now_unix_ms: int, limit: int) -> list[str]:
+        rows = await self.client.zrangebyscore(self._deadline_key, "-inf", now_unix_ms, start=0, num=limit)
+        return [r.decode() for r in rows]
+
+    async def count(self, game_id: str, status: int) -> int:
+        return int(await self.client.zcard(self._index_key(game_id, status)))
+
+    async def close(self) -> None:
+        await self._notifier.close()
+        with contextlib.suppress(Exception):
+            await self.client.aclose()

@@ -1,0 +1,81 @@
+"""sizzle.match.v1.MatchService and sizzle.auth.v1.AuthService: thin servicers that authenticate,
+validate and call services.match.core."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from services.kit.errors import GameError
+from services.match.core import Matches
+from services.match.tokens import Identity, TokenSigner, bearer
+from sizzle.auth.v1 import auth_service_pb2 as apb
+from sizzle.auth.v1 import auth_service_pb2_grpc
+from sizzle.common.v1 import common_pb2
+from sizzle.match.v1 import match_service_pb2 as mpb
+from sizzle.match.v1 import match_service_pb2_grpc
+
+R = common_pb2.ErrorReason
+MATCH_SERVICE = mpb.DESCRIPTOR.services_by_name["MatchService"].full_name
+AUTH_SERVICE = apb.DESCRIPTOR.services_by_name["AuthService"].full_name
+
+
+def caller(signer: TokenSigner, context: Any, required: bool = True) -> Identity | None:
+    token = bearer(context.invocation_metadata())
+    if token is None:
+        if required:
+            raise GameError(R.ERROR_REASON_INVALID_TOKEN, "this call needs `authorization: Bearer <token>`")
+        return None
+    return signer.verify(token)
+
+
+class AuthServicer(auth_service_pb2_grpc.AuthServiceServicer):
+    def __init__(self, signer: TokenSigner) -> None:
+        self.signer = signer
+
+    async def CreateGuest(self, request: apb.CreateGuestRequest, context: Any) -> apb.CreateGuestResponse:
+        name = request.display_name.strip()
+        if not 1 <= len(name) <= 32 or not name.isprintable():
+            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "display_name must be 1 to 32 printable characters")
+        player_id, token, expires = self.signer.new_player(name)
+        return apb.CreateGuestResponse(player_id=player_id, token=token, expires_unix_ms=expires)
+
+
+class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
+    def __init__(self, matches: Matches) -> None:
+        self.matches = matches
+        self.signer = matches.signer
+
+    async def CreateMatch(self, request: mpb.CreateMatchRequest, context: Any) -> mpb.CreateMatchResponse:
+        identity = caller(self.signer, context)
+        assert identity is not None
+        return await self.matches.create(identity, request)
+
+    async def JoinMatch(self, request: mpb.JoinMatchRequest, context: Any) -> mpb.JoinMatchResponse:
+        identity = caller(self.signer, context)
+        assert identity is not None
+        return await self.matches.join(identity, request)
+
+    async def GetMatch(self, request: mpb.GetMatchRequest, context: Any) -> mpb.GetMatchResponse:
+        return await self.matches.get(caller(self.signer, context, required=False), request.match_id)
+
+    async def ListMatches(self, request: mpb.ListMatchesRequest, context: Any) -> mpb.ListMatchesResponse:
+        return await self.matches.list(request)
+
+    async def SubmitAction(self, request: mpb.SubmitActionRequest, context: Any) -> mpb.SubmitActionResponse:
+        identity = caller(self.signer, context)
+        assert identity is not None
+        return await self.matches.submit(identity, request)
+
+    async def WatchMatch(self, request: mpb.WatchMatchRequest, context: Any) -> AsyncIterator[mpb.WatchMatchResponse]:
+        identity = caller(self.signer, context, required=False)
+        async for update in self.matches.watch(identity, request):
+            yield update
+
+    async def LeaveMatch(self, request: mpb.LeaveMatchRequest, context: Any) -> mpb.LeaveMatchResponse:
+        identity = caller(self.signer, context)
+        assert identity is not None
+        return await self.matches.leave(identity, request.match_id)
+
+    async def GetReplay(self, request: mpb.GetReplayRequest, context: Any) -> mpb.GetReplayResponse:
+        return await self.matches.replay(caller(self.signer, context, required=False), request.match_id)

@@ -1,0 +1,221 @@
+"""The match store: one interface, two implementations that pass one shared test suite.
+
+A match is one record (its Match resource and serialized game state) with a version, written only
+through a compare-and-set that also appends the change to the match's event log, records the
+request id's first answer, and wakes the match's watchers. The in-process store here is the embedded
+default of `make run`; services/match/redis_store.py is the real deployment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from services.kit import metrics
+from sizzle.match.v1 import match_service_pb2 as mpb
+from sizzle.match.v1 import match_store_pb2 as spb
+
+STATUS_NAMES = {
+    mpb.MATCH_STATUS_WAITING: "waiting",
+    mpb.MATCH_STATUS_RUNNING: "running",
+    mpb.MATCH_STATUS_FINISHED: "finished",
+    mpb.MATCH_STATUS_UNSPECIFIED: "any",
+}
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """What a compare-and-set did: committed, lost to a newer version, or found a prior answer."""
+
+    committed: bool
+    current_version: int = -1
+    prior: spb.IdempotencyRecord | None = None
+    missing: bool = False
+
+
+@dataclass(frozen=True)
+class Page:
+    records: list[spb.StoredMatch]
+    next_cursor: str = ""
+
+
+def index_score(match: mpb.Match) -> float:
+    """Newest first, unique per match: creation time in microseconds-ish plus a tie breaker."""
+    return float(match.created_unix_ms * 1000 + (hash(match.match_id) % 1000))
+
+
+class MatchStore(ABC):
+    kind: str = "abstract"
+
+    @asynccontextmanager
+    async def timed(self, operation: str) -> AsyncIterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            metrics.STORE_OPERATION.labels(self.kind, operation).observe(time.perf_counter() - start)
+
+    @abstractmethod
+    async def create(self, record: spb.StoredMatch, entry: spb.LogEntry) -> None:
+        """Stores a new match at record.match.version (0) with its first log entry."""
+
+    @abstractmethod
+    async def load(self, match_id: str) -> spb.StoredMatch | None: ...
+
+    @abstractmethod
+    async def commit(
+        self,
+        record: spb.StoredMatch,
+        expected_version: int,
+        entry: spb.LogEntry,
+        request_id: str = "",
+        answer: spb.IdempotencyRecord | None = None,
+        previous_status: int = 0,
+    ) -> CommitResult:
+        """Writes `record` (whose match.version is expected_version + 1) if the stored version is
+        still `expected_version`, appends `entry`, keeps `answer` under `request_id`, wakes watchers."""
+
+    @abstractmethod
+    async def answer(self, match_id: str, request_id: str) -> spb.IdempotencyRecord | None:
+        """The first answer kept for a request id, if any."""
+
+    @abstractmethod
+    async def log(self, match_id: str, after_version: int) -> list[spb.LogEntry]:
+        """Log entries with versions greater than `after_version`, in order."""
+
+    @abstractmethod
+    async def wait(self, match_id: str, after_version: int, timeout: float) -> int:
+        """Returns the current version as soon as it exceeds `after_version`, or at the timeout."""
+
+    @abstractmethod
+    async def list(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
+        """Matches of a game ('' any) and status, newest first."""
+
+    @abstractmethod
+    async def schedule(self, match_id: str, deadline_unix_ms: int) -> None:
+        """Remembers that the match has a deadline (turn or clock) at that time; 0 forgets it."""
+
+    @abstractmethod
+    async def due(self, now_unix_ms: int, limit: int) -> list[str]:
+        """Matches whose scheduled deadline has passed."""
+
+    @abstractmethod
+    async def count(self, game_id: str, status: int) -> int:
+        """How many matches of the game have the status."""
+
+    async def close(self) -> None:
+        return None
+
+
+@dataclass
+class _MemoryMatch:
+    record: bytes
+    version: int
+    log: list[bytes] = field(default_factory=list)
+    answers: dict[str, bytes] = field(default_factory=dict)
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+
+
+class MemoryStore(MatchStore):
+    """The embedded in-process store: same semantics, one process (no replicas), nothing persisted."""
+
+    kind = "memory"
+
+    def __init__(self) -> None:
+        self._matches: dict[str, _MemoryMatch] = {}
+        self._deadlines: dict[str, int] = {}
+        self._index: dict[tuple[str, int], dict[str, float]] = {}
+
+    def _index_put(self, match: mpb.Match, previous_status: int) -> None:
+        score = index_score(match)
+        # Each match is in its status's index and in the any-status (0) index, per game and for all.
+        for game in (match.game_id, ""):
+            if previous_status and previous_status != match.status:
+                self._index.get((game, previous_status), {}).pop(match.match_id, None)
+            for status in (match.status, 0):
+                self._index.setdefault((game, status), {})[match.match_id] = score
+
+    async def create(self, record: spb.StoredMatch, entry: spb.LogEntry) -> None:
+        async with self.timed("create"):
+            match = record.match
+            self._matches[match.match_id] = _MemoryMatch(record.SerializeToString(), match.version,
+                                                         [entry.SerializeToString()])
+            self._index_put(match, 0)
+
+    async def load(self, match_id: str) -> spb.StoredMatch | None:
+        async with self.timed("load"):
+            stored = self._matches.get(match_id)
+            return None if stored is None else spb.StoredMatch.FromString(stored.record)
+
+    async def commit(self, record, expected_version, entry, request_id="", answer=None, previous_status=0):  # type: ignore[no-untyped-def]
+        async with self.timed("commit"):
+            stored = self._matches.get(record.match.match_id)
+            if stored is None:
+                return CommitResult(False, missing=True)
+            if request_id and request_id in stored.answers:
+                return CommitResult(False, stored.version, spb.IdempotencyRecord.FromString(stored.answers[request_id]))
+            if stored.version != expected_version:
+                return CommitResult(False, stored.version)
+            stored.record = record.SerializeToString()
+            stored.version = expected_version + 1
+            stored.log.append(entry.SerializeToString())
+            if request_id and answer is not None:
+                stored.answers[request_id] = answer.SerializeToString()
+            self._index_put(record.match, previous_status)
+            async with stored.changed:
+                stored.changed.notify_all()
+            return CommitResult(True, stored.version)
+
+    async def answer(self, match_id: str, request_id: str) -> spb.IdempotencyRecord | None:
+        stored = self._matches.get(match_id)
+        if stored is None or request_id not in stored.answers:
+            return None
+        return spb.IdempotencyRecord.FromString(stored.answers[request_id])
+
+    async def log(self, match_id: str, after_version: int) -> list[spb.LogEntry]:
+        async with self.timed("log"):
+            stored = self._matches.get(match_id)
+            if stored is None:
+                return []
+            # Version v's entry sits at index v (version 0 is the creation entry).
+            return [spb.LogEntry.FromString(b) for b in stored.log[max(after_version + 1, 0):]]
+
+    async def wait(self, match_id: str, after_version: int, timeout: float) -> int:
+        stored = self._matches.get(match_id)
+        if stored is None:
+            return -1
+        async with stored.changed:
+            try:
+                await asyncio.wait_for(stored.changed.wait_for(lambda: stored.version > after_version), timeout)
+            except TimeoutError:
+                pass
+        return stored.version
+
+    async def list(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
+        async with self.timed("list"):
+            members = self._index.get((game_id, status), {})
+            ordered = sorted(members.items(), key=lambda item: -item[1])
+            if cursor:
+                bound = float(cursor)
+                ordered = [item for item in ordered if item[1] < bound]
+            chosen = ordered[:limit]
+            records = [spb.StoredMatch.FromString(self._matches[mid].record) for mid, _ in chosen]
+            next_cursor = repr(chosen[-1][1]) if len(ordered) > limit else ""
+            return Page(records, next_cursor)
+
+    async def schedule(self, match_id: str, deadline_unix_ms: int) -> None:
+        if deadline_unix_ms:
+            self._deadlines[match_id] = deadline_unix_ms
+        else:
+            self._deadlines.pop(match_id, None)
+
+    async def due(self, now_unix_ms: int, limit: int) -> list[str]:
+        due = sorted((d, m) for m, d in self._deadlines.items() if d <= now_unix_ms)
+        return [m for _, m in due[:limit]]
+
+    async def count(self, game_id: str, status: int) -> int:
+        return len(self._index.get((game_id, status), {}))

@@ -1,0 +1,54 @@
+"""Both stores pass one suite: the in-process store and the Redis store on a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+
+from services.match.redis_store import RedisStore
+from services.match.store import MatchStore, MemoryStore
+from tests.match.store_suite import SUITE
+
+
+def run_with(make_store: Callable[[], MatchStore], check: Callable[[MatchStore], Coroutine[Any, Any, None]]) -> None:
+    async def main() -> None:
+        store = make_store()
+        try:
+            await check(store)
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("check", SUITE, ids=lambda c: c.__name__)
+def test_memory_store(check: Callable[[MatchStore], Coroutine[Any, Any, None]]) -> None:
+    run_with(MemoryStore, check)
+
+
+@pytest.mark.parametrize("check", SUITE, ids=lambda c: c.__name__)
+def test_redis_store(check: Callable[[MatchStore], Coroutine[Any, Any, None]], redis_url: str,
+                     redis_prefix: str) -> None:
+    run_with(lambda: RedisStore(redis_url, redis_prefix, 3600, 3600), check)
+
+
+def test_redis_finished_match_expires(redis_url: str, redis_prefix: str) -> None:
+    import redis
+
+    from sizzle.match.v1 import match_service_pb2 as mpb
+    from tests.match.store_suite import entry, record
+
+    async def main() -> None:
+        store = RedisStore(redis_url, redis_prefix, replay_ttl_seconds=120, answer_ttl_seconds=60)
+        await store.create(record("x"), entry(0))
+        done = record("x", 1, status=mpb.MATCH_STATUS_FINISHED)
+        assert (await store.commit(done, 0, entry(1), previous_status=mpb.MATCH_STATUS_RUNNING)).committed
+        await store.close()
+
+    asyncio.run(main())
+    client = redis.Redis.from_url(redis_url)
+    assert 0 < client.ttl(f"{redis_prefix}:{{x}}:match") <= 120
+    assert 0 < client.ttl(f"{redis_prefix}:{{x}}:log") <= 120

@@ -8,7 +8,7 @@ GEN    := gen/.stamp
 GAME   ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run test gen lint bench clean
+.PHONY: help run test gen lint bench clean deploy-check
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -40,6 +40,9 @@ lint: $(GEN) ## ruff, mypy and buf lint
 
 bench: $(GEN) ## benchmarks, reported as ratios against baselines measured in the same run
 	$(BIN)/python -m services.bench $(if $(GAME),--game $(GAME),)
+
+deploy-check: ## build every kustomize overlay and validate manifests, rules, dashboard and Dockerfile offline
+	scripts/deploy_check.sh
 
 clean: ## remove generated code and the environment
 	rm -rf gen $(VENV)

@@ -15,7 +15,7 @@ log = logging.getLogger("sizzle.serve")
 async def serve(config: Config, services: tuple[str, ...] | None = None) -> None:
     deps = build_deps(config, services) if services else build_deps(config)
     running = await create_server(config, deps)
-    serve_metrics(config.metrics_port)
+    serve_metrics(config.metrics_port, config.metrics_addr)
     print(f"Sizzle is serving on {config.addr} (port {running.port}): {', '.join(running.service_names)}", flush=True)
     store = "Redis at " + config.redis_url if config.redis_url else "the embedded in-process store"
     bots = "Celery via " + config.broker_url if config.broker_url else "in-process bots"

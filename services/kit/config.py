@@ -25,6 +25,10 @@ class Config:
     token_ttl_seconds: int = 7 * 24 * 3600
     # Port of the Prometheus metrics endpoint; 0 disables it.
     metrics_port: int = 0
+    # Address the metrics endpoint binds (0.0.0.0 in a cluster so Prometheus can scrape it).
+    metrics_addr: str = "127.0.0.1"
+    # Servers close connections after this long so round-robin clients re-resolve and find new replicas.
+    max_connection_age_ms: int = 300_000
     # Largest request or response, bytes.
     max_message_bytes: int = 1 << 20
     # Seconds in-flight calls get to finish after SIGTERM.
@@ -32,7 +36,7 @@ class Config:
     # How long a finished match (and its replay) is kept, seconds.
     replay_ttl_seconds: int = 7 * 24 * 3600
     # How long an idempotency record of a request id is kept, seconds.
-    request_id_ttl_seconds: int = 3600
+    request_id_ttl_seconds: int = 600
     # Deadline of every outgoing gRPC call, seconds.
     call_timeout_seconds: float = 5.0
     # Address other processes (bots, matchmaking) use to reach the match service.

@@ -56,8 +56,16 @@ def channel_options(config: Config) -> list[tuple[str, Any]]:
     ]
 
 
+def server_options(config: Config) -> list[tuple[str, Any]]:
+    return [
+        *channel_options(config),
+        ("grpc.max_connection_age_ms", config.max_connection_age_ms),
+        ("grpc.max_connection_age_grace_ms", int(config.grace_seconds * 1000)),
+    ]
+
+
 async def start_server(config: Config, registrations: Sequence[Registration], addr: str | None = None) -> RunningServer:
-    server = grpc.aio.server(interceptors=[ServiceInterceptor()], options=channel_options(config))
+    server = grpc.aio.server(interceptors=[ServiceInterceptor()], options=server_options(config))
     for registration in registrations:
         registration.add(registration.servicer, server)
     health_servicer = health.aio.HealthServicer()

@@ -269,11 +269,13 @@ class Matches:
             raise GameError(R.ERROR_REASON_MALFORMED_ACTION, "give the action as `structured` or `action_id`")
         if identity.kind not in (SEAT, BOT):
             raise GameError(R.ERROR_REASON_WRONG_SEAT, "submitting needs a seat token or the bot credential")
-        request_hash = hashlib.sha256(request.SerializeToString(deterministic=True)).hexdigest()
-        prior = await self.store.answer(request.match_id, request.request_id)
-        if prior is not None:
-            return self._replayed(prior, request_hash)
+        request_hash = hashlib.sha256(request.SerializeToString(deterministic=True)).hexdigest()[:32]
         loaded = await self.load(request.match_id)
+        if request.expected_version != loaded.match.version:
+            # A retry of a request that was applied sees a newer version: answer it as the first time.
+            prior = await self.store.answer(request.match_id, request.request_id)
+            if prior is not None:
+                return await self._replayed(loaded, prior, request_hash)
         actor = self.seat_of(identity, loaded, request.seat)
         assert actor is not None
         match = loaded.match
@@ -305,7 +307,8 @@ class Matches:
         record = spb.StoredMatch()
         record.CopyFrom(loaded.record)
         response = mpb.SubmitActionResponse(events=visible_events(events, actor.seat))
-        answer = spb.IdempotencyRecord(request_hash=request_hash)
+        answer = spb.IdempotencyRecord(request_hash=request_hash, version=loaded.match.version + 1,
+                                       seat=actor.seat)
         result = await self._commit(
             loaded, record, state, actor.seat, events, action_id=-1 if action_id is None else action_id,
             action=action_message, request_id=request.request_id, response=response, answer=answer,
@@ -313,7 +316,7 @@ class Matches:
         if result is None:
             prior = await self.store.answer(request.match_id, request.request_id)
             if prior is not None:
-                return self._replayed(prior, request_hash)
+                return await self._replayed(await self.load(request.match_id), prior, request_hash)
             current = (await self.load(request.match_id)).match.version
             metrics.ACTIONS_REJECTED.labels(game, "STALE_VERSION").inc()
             raise GameError(R.ERROR_REASON_STALE_VERSION, f"the match moved on to version {current}",
@@ -321,11 +324,14 @@ class Matches:
         metrics.ACTIONS_APPLIED.labels(game, "bot" if actor.is_bot else "human").inc()
         return response
 
-    @staticmethod
-    def _replayed(prior: spb.IdempotencyRecord, request_hash: str) -> mpb.SubmitActionResponse:
+    async def _replayed(self, loaded: Loaded, prior: spb.IdempotencyRecord,
+                        request_hash: str) -> mpb.SubmitActionResponse:
+        """The answer to a repeated request id: the events its action made (from the log) and the match."""
         if prior.request_hash != request_hash:
             raise GameError(R.ERROR_REASON_REQUEST_ID_REUSED, "this request_id was used for another request")
-        return mpb.SubmitActionResponse.FromString(prior.response)
+        entries = await self.store.log(loaded.match.match_id, prior.version - 1)
+        events = entries[0].events if entries and entries[0].version == prior.version else []
+        return mpb.SubmitActionResponse(match=loaded.match, events=visible_events(events, prior.seat))
 
     async def leave(self, identity: Identity, match_id: str) -> mpb.LeaveMatchResponse:
         loaded = await self.load(match_id)
@@ -397,9 +403,8 @@ class Matches:
                              events=events)
         if action is not None:
             entry.action = action.SerializeToString()
-        if response is not None and answer is not None:
+        if response is not None:
             response.match.CopyFrom(match)
-            answer.response = response.SerializeToString()
         deadline = self._next_deadline(match)
         if deadline:  # scheduled first: a crash right after the commit still leaves the deadline
             await self.store.schedule(match.match_id, deadline)
@@ -412,7 +417,7 @@ class Matches:
     async def _after_commit(self, record: spb.StoredMatch, engine: Engine, state: Any,
                             previous: mpb.Match | None) -> None:
         match = record.match
-        if not self._next_deadline(match):
+        if not self._next_deadline(match) and (previous is None or self._next_deadline(previous)):
             await self.store.schedule(match.match_id, 0)
         elif previous is None:
             await self.store.schedule(match.match_id, self._next_deadline(match))

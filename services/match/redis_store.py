@@ -151,7 +151,9 @@ class RedisStore(MatchStore):
         if cluster:
             self.client = RedisCluster.from_url(url)
         else:
-            self.client = aioredis.Redis.from_url(url)
+            # Callers beyond the pool wait for a connection instead of failing.
+            pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=128, timeout=30)
+            self.client = aioredis.Redis(connection_pool=pool)
         # Pub/sub goes through one node: PUBLISH reaches every node of a cluster.
         self._notifier = _Notifier(aioredis.Redis.from_url(url))
         self._commit = self.client.register_script(COMMIT_SCRIPT)
@@ -178,6 +180,8 @@ class RedisStore(MatchStore):
 
     # ---------------------------------------------------------------- operations
     async def _index_put(self, match: mpb.Match, previous_status: int) -> None:
+        if previous_status == match.status:
+            return  # the indexes only change with the status
         score = index_score(match)
         # Each match is in its status's index and in the any-status (0) index, per game and for all.
         for game in (match.game_id, ""):

@@ -131,6 +131,8 @@ class MemoryStore(MatchStore):
         self._index: dict[tuple[str, int], dict[str, float]] = {}
 
     def _index_put(self, match: mpb.Match, previous_status: int) -> None:
+        if previous_status == match.status:
+            return  # the indexes only change with the status
         score = index_score(match)
         # Each match is in its status's index and in the any-status (0) index, per game and for all.
         for game in (match.game_id, ""):

@@ -48,11 +48,11 @@ async def stale_version_is_refused(store: MatchStore) -> None:
 
 async def request_ids_answer_once(store: MatchStore) -> None:
     await store.create(record("m3"), entry(0))
-    answer = spb.IdempotencyRecord(request_hash="h", response=b"first")
+    answer = spb.IdempotencyRecord(request_hash="h", version=1)
     assert (await store.commit(record("m3", 1), 0, entry(1), "r1", answer)).committed
-    again = await store.commit(record("m3", 2), 1, entry(2), "r1", spb.IdempotencyRecord(response=b"second"))
-    assert not again.committed and again.prior is not None and again.prior.response == b"first"
-    assert (await store.answer("m3", "r1")).response == b"first"  # type: ignore[union-attr]
+    again = await store.commit(record("m3", 2), 1, entry(2), "r1", spb.IdempotencyRecord(request_hash="x", version=2))
+    assert not again.committed and again.prior is not None and again.prior.request_hash == "h"
+    assert (await store.answer("m3", "r1")).version == 1  # type: ignore[union-attr]
     assert await store.answer("m3", "r2") is None
     assert len(await store.log("m3", -1)) == 2
 

@@ -16,18 +16,22 @@ from services.rules.games.a_la_carte.content import (
     NUM_CONDIMENTS,
     NUM_CUP_KINDS,
     NUM_DISHES,
+    RECIPES,
     condiment_name,
     cup_name,
     dish_name,
 )
 from services.rules.games.a_la_carte.flow import dish_choices, may_place_crepe
-from services.rules.games.a_la_carte.kitchen import can_be_reseasoned, can_season_own, is_burnt
+from services.rules.games.a_la_carte.kitchen import can_be_reseasoned, is_burnt
 from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
 
 SWAP_CUP = CUP_KINDS.index(pb.CUP_KIND_SWAP_STOVES)
 SPOONS_CUP = CUP_KINDS.index(pb.CUP_KIND_THREE_SPOONS)
 RESEASON_CUP = CUP_KINDS.index(pb.CUP_KIND_RESEASON)
 LOWER_CUP = CUP_KINDS.index(pb.CUP_KIND_LOWER_HEAT)
+ROLL = LAYOUT.roll
+SEASON_BASE = LAYOUT.season_base
+OWN_BELOW = CONTENT.own_seasoning_below
 
 
 def swappable(stove: pb.Stove) -> bool:
@@ -47,11 +51,17 @@ def legal_ids(state: Any) -> list[int]:
     me = players[seat]
     stove = me.stove
     if phase == pb.PHASE_ACTIONS:
-        ids = [LAYOUT.roll]
-        dispensers = state.dispensers
-        ids.extend(
-            LAYOUT.season_base + d for d in range(NUM_CONDIMENTS) if can_season_own(stove, d, dispensers)
-        )
+        ids = [ROLL]
+        if stove.dish >= 0:
+            # Own seasoning (kitchen.can_season_own, inlined: this is the hottest path).
+            needs = RECIPES[stove.dish].needs
+            pan = stove.pan
+            dispensers = state.dispensers
+            for d in range(NUM_CONDIMENTS):
+                if needs[d] and pan[d] < OWN_BELOW:
+                    held = dispensers[d]
+                    if held.pieces or held.salt:
+                        ids.append(SEASON_BASE + d)
         if not state.coffee_break_taken:
             ids.extend(_coffee_ids(state, seat, me))
         return ids
@@ -85,7 +95,7 @@ def _coffee_ids(state: Any, seat: int, me: Any) -> list[int]:
     """The coffee breaks open now (at most one a turn): each cup held, with its targets."""
     n = state.core.num_players
     cups = me.cups
-    ids = []
+    ids: list[int] = []
     if cups[SWAP_CUP] and swappable(me.stove):
         ids.extend(
             LAYOUT.swap_base + k - 1 for k in range(1, n) if swappable(state.players[(seat + k) % n].stove)

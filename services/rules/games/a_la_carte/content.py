@@ -4,6 +4,7 @@ dense action-id layout."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from services.rules.content import load_content
 from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
@@ -38,7 +39,7 @@ class Recipe:
     needs: tuple[int, ...]
     points: int
 
-    @property
+    @cached_property
     def seasoned(self) -> bool:
         """False for the unseasoned dishes, which can never be seasoned and never earn a star."""
         return any(self.needs)
@@ -88,59 +89,59 @@ class ActionLayout:
     lower_max: int
     cup_kinds: int
 
-    @property
+    @cached_property
     def roll(self) -> int:
         return 0
 
-    @property
+    @cached_property
     def season_base(self) -> int:
         return 1
 
-    @property
+    @cached_property
     def choose_heat_base(self) -> int:
         return self.season_base + self.condiments
 
-    @property
+    @cached_property
     def dish_base(self) -> int:
         return self.choose_heat_base + self.choose_max
 
-    @property
+    @cached_property
     def crepe(self) -> int:
         return self.dish_base + self.dishes
 
-    @property
+    @cached_property
     def swap_base(self) -> int:
         return self.crepe + 1
 
-    @property
+    @cached_property
     def spoons(self) -> int:
         return self.swap_base + self.others
 
-    @property
+    @cached_property
     def reseason_base(self) -> int:
         return self.spoons + 1
 
-    @property
+    @cached_property
     def lower_base(self) -> int:
         return self.reseason_base + self.others * self.condiments
 
-    @property
+    @cached_property
     def take_cup_base(self) -> int:
         return self.lower_base + self.lower_max
 
-    @property
+    @cached_property
     def trash(self) -> int:
         return self.take_cup_base + self.others * self.cup_kinds
 
-    @property
+    @cached_property
     def flip(self) -> int:
         return self.trash + 1
 
-    @property
+    @cached_property
     def stop_flipping(self) -> int:
         return self.flip + 1
 
-    @property
+    @cached_property
     def size(self) -> int:
         return self.stop_flipping + 1
 

@@ -68,7 +68,6 @@ def start_turn(state: Any, seat: int, events: Events) -> None:
     state.actions_left = CONTENT.actions_per_turn
     state.coffee_break_taken = False
     state.flips_this_turn = 0
-    state.last_flip = pb.FLIP_RESULT_UNSPECIFIED
     stove = state.players[seat].stove
     if stove.crepe:
         if is_burnt(stove):

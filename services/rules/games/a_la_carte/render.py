@@ -19,7 +19,8 @@ from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
 
 
 def _needs_text(needs: tuple[int, ...]) -> str:
-    return ", ".join(f"{condiment_name(d)} {n}" for d, n in enumerate(needs) if n) or "unseasoned"
+    wanted = ", ".join(f"{condiment_name(d)} {n}" for d, n in enumerate(needs) if n)
+    return f"needs {wanted}" if wanted else "unseasoned"
 
 
 def _pan_text(stove: Any) -> str:
@@ -38,7 +39,7 @@ def _stove_text(stove: Any) -> str:
     return (
         f"heat {stove.heat}/{CONTENT.max_heat}  {dish_name(stove.dish)} ({color_name(recipe.color)},"
         f" {recipe.points} pts; heat {recipe.heat_min}-{recipe.heat_max}, burnt at {recipe.burnt_at};"
-        f" needs {_needs_text(recipe.needs)})  pan: {_pan_text(stove)}"
+        f" {_needs_text(recipe.needs)})  pan: {_pan_text(stove)}"
     )
 
 
@@ -87,5 +88,6 @@ def render(view: Any) -> str:
         ranks = _ranks(view)
         for p in sorted(view.players, key=lambda q: (ranks[q.seat], q.seat)):
             won = "  winner" if ranks[p.seat] == 1 else ""
-            lines.append(f"    rank {ranks[p.seat]}  seat {p.seat}  {p.points} points  {p.stars} stars{won}")
+            stars = f"{p.stars} star{'' if p.stars == 1 else 's'}"
+            lines.append(f"    rank {ranks[p.seat]}  seat {p.seat}  {p.points} points  {stars}{won}")
     return "\n".join(lines)

@@ -30,6 +30,11 @@ _CENTRES = {(s.centre_x, s.centre_y): s.id for s in SPACES}
 
 
 def id_to_action(action_id: int) -> pb.Action:
+    """The structured action of an id (a fresh message: callers may change it)."""
+    return pb.Action.FromString(_ENCODED[action_id])
+
+
+def _build_action(action_id: int) -> pb.Action:
     if action_id < L.buy_base:
         v, space = divmod(action_id - L.throw_base, S)
         centre = SPACES[space]
@@ -62,6 +67,10 @@ def id_to_action(action_id: int) -> pb.Action:
         chili_for = kinds[option - 1] if 0 < option <= len(kinds) else pb.INGREDIENT_UNSPECIFIED
         return pb.Action(cook=pb.Cook(chip_value=CHIP_VALUES[v], recipe=recipe, chili_for=chili_for))
     return pb.Action(do_nothing=pb.DoNothing(chip_value=CHIP_VALUES[action_id - L.nothing_base]))
+
+
+# Every id's action, built once and kept serialized (parsing is cheaper than building anew).
+_ENCODED = [_build_action(action_id).SerializeToString() for action_id in range(L.size)]
 
 
 def _kind(ingredient: int) -> int | None:

@@ -116,14 +116,20 @@ LAYOUT = ActionLayout(
 )
 
 
+# Names as plain strings, read on every event.
+_INGREDIENT_NAMES = [pb.Ingredient.Name(i).removeprefix("INGREDIENT_").capitalize() for i in INGREDIENTS]
+_RECIPE_NAMES = [r.name for r in RECIPES]
+_SPACE_NAMES = [s.name for s in SPACES]
+
+
 def ingredient_name(kind: int) -> str:
     """The name of an ingredient index."""
-    return pb.Ingredient.Name(INGREDIENTS[kind]).removeprefix("INGREDIENT_").capitalize()
+    return _INGREDIENT_NAMES[kind]
 
 
 def recipe_name(recipe: int) -> str:
-    return RECIPES[recipe].name
+    return _RECIPE_NAMES[recipe]
 
 
 def space_name(space: int) -> str:
-    return SPACES[space].name
+    return _SPACE_NAMES[space]

@@ -35,6 +35,9 @@ OBSERVATION_SIZE = GLOBAL_SIZE + MAX_PLAYERS * PLAYER_SIZE + K + R * RECIPE_SIZE
 MONEY_SCALE = 10.0 * CONTENT.start_money
 SPREAD_SCALE = max(SKILL_SPREADS.values())
 NOT_ARRIVED = 1 << 30
+STATUS_OFFSET = {status: 1 + index for index, status in enumerate(STATUSES)}
+VALUE_INDEX = {value: index for index, value in enumerate(CHIP_VALUES)}
+CARD_COUNTS = [card_count(k) for k in range(K)]
 
 
 def public_chip_order(state: Any, seat: int) -> list[int]:
@@ -88,8 +91,8 @@ def make_view(state: Any, seat: int) -> pb.View:
 
 def observation(view: Any) -> np.ndarray:
     """The tensor of a view, relative to the viewer (seat 0 of the tensor is the viewer; the
-    spectator sees the table from seat 0)."""
-    obs = np.zeros((OBSERVATION_SIZE,), dtype=np.float32)
+    spectator sees the table from seat 0). Filled as a list first: far cheaper than numpy items."""
+    obs = [0.0] * OBSERVATION_SIZE
     n = view.core.num_players
     me = max(view.core.viewer, 0)
     i = 0
@@ -97,58 +100,59 @@ def observation(view: Any) -> np.ndarray:
         obs[i + view.phase - 1] = 1.0
     obs[i + 2] = view.round / CONTENT.max_rounds
     obs[i + 3] = 1.0 if view.core.seat_to_move == view.core.viewer else 0.0
-    for k in range(K):
-        obs[i + 4 + k] = view.piles[k] / card_count(k)
+    for k, count in enumerate(view.piles):
+        obs[i + 4 + k] = count / CARD_COUNTS[k]
     obs[i + 4 + K] = view.recipe_deck_size / R
     i += GLOBAL_SIZE
-    for rel in range(MAX_PLAYERS):
-        if rel < n:
-            seat = (me + rel) % n
-            p = view.players[seat]
-            obs[i : i + PLAYER_SIZE] = (
-                1.0,
-                p.money / MONEY_SCALE,
-                p.hand_size / (CONTENT.cards_per_ingredient * 2),
-                len(p.cooked) / CONTENT.recipes_to_win,
-                p.reserve_size / CONTENT.recipes_on_show,
-                1.0 if view.head_chef == seat else 0.0,
-                1.0 if view.next_head_chef == seat else 0.0,
-                p.throw_spread / SPREAD_SCALE,
-                p.throws_left / CHIPS_PER_SEAT,
-                1.0 if view.core.seat_to_move == seat else 0.0,
-            )
-        i += PLAYER_SIZE
+    players = view.players
+    for rel in range(n):
+        seat = (me + rel) % n
+        p = players[seat]
+        obs[i + rel * PLAYER_SIZE : i + (rel + 1) * PLAYER_SIZE] = (
+            1.0,
+            p.money / MONEY_SCALE,
+            p.hand_size / (CONTENT.cards_per_ingredient * 2),
+            len(p.cooked) / CONTENT.recipes_to_win,
+            p.reserve_size / CONTENT.recipes_on_show,
+            1.0 if view.head_chef == seat else 0.0,
+            1.0 if view.next_head_chef == seat else 0.0,
+            p.throw_spread / SPREAD_SCALE,
+            p.throws_left / CHIPS_PER_SEAT,
+            1.0 if view.core.seat_to_move == seat else 0.0,
+        )
+    i += MAX_PLAYERS * PLAYER_SIZE
     if view.core.viewer >= 0:
-        for k, count in enumerate(view.players[me].hand):
-            obs[i + k] = count / card_count(k)
+        for k, count in enumerate(players[me].hand):
+            obs[i + k] = count / CARD_COUNTS[k]
     i += K
     for recipe in view.recipes_on_show:
         obs[i + recipe * RECIPE_SIZE] = 1.0
     if view.core.viewer >= 0:
-        for recipe in view.players[me].reserve:
+        for recipe in players[me].reserve:
             obs[i + recipe * RECIPE_SIZE + 1] = 1.0
-    for seat, p in enumerate(view.players):
+    for seat, p in enumerate(players):
         rel = (seat - me) % n
         for recipe in p.cooked:
             obs[i + recipe * RECIPE_SIZE + 2 + rel] = 1.0
     i += R * RECIPE_SIZE
     per_seat = [0] * n
     for chip in view.chips:
-        rel = (chip.owner - me) % n
-        j = i + (rel * V + per_seat[chip.owner]) * CHIP_SIZE
-        per_seat[chip.owner] += 1
+        owner = chip.owner
+        j = i + (((owner - me) % n) * V + per_seat[owner]) * CHIP_SIZE
+        per_seat[owner] += 1
         obs[j] = 1.0
-        obs[j + 1 + STATUSES.index(chip.status)] = 1.0
+        status = chip.status
+        obs[j + STATUS_OFFSET[status]] = 1.0
         j += 1 + len(STATUSES)
-        if chip.status != pb.CHIP_STATUS_IN_SUPPLY:
+        if status != pb.CHIP_STATUS_IN_SUPPLY:
             obs[j] = chip.x / BOARD.width
             obs[j + 1] = chip.y / BOARD.height
         if chip.HasField("value"):
             obs[j + 2] = 1.0
-            obs[j + 3 + CHIP_VALUES.index(chip.value)] = 1.0
+            obs[j + 3 + VALUE_INDEX[chip.value]] = 1.0
         for space in chip.spaces:
             obs[j + 3 + V + space] = 1.0
-    return obs
+    return np.array(obs, dtype=np.float32)
 
 
 def resample_hidden(state: Any, seat: int, rng: RandomSource) -> Any:

@@ -114,7 +114,7 @@ def render_view(view: Any) -> str:
     table_pieces, table_legend = [], []
     for index, piece in enumerate(view.table):
         label = LABELS[index % len(LABELS)]
-        placement = geo.TABLE_BY_OFFSET[n][piece.card][geo.offset_of(piece.rotation, piece.row, piece.col)]
+        placement = geo.TABLE_BY_OFFSET[n][piece.card][kit.offset(piece)]
         table_pieces.append((label, placement))
         table_legend.append(f"{label} = {recipe_name(piece.card)} (seat {piece.seat})")
 

@@ -179,6 +179,23 @@ class LicenseToGrill(Engine):
         return LAYOUT.end_turn
 
     def is_legal_id(self, state: Any, action_id: int) -> bool:
+        """The test legal_action_ids makes, for one id (apply calls this on every action)."""
+        phase = state.phase
+        seat = state.core.seat_to_move
+        if phase == pb.PHASE_PLACE:
+            offset = action_id - LAYOUT.place_base
+            return 0 <= offset < LAYOUT.place_size and kit.can_place(
+                state, seat, state.pending_kind, state.pending_card, offset
+            )
+        if phase in (pb.PHASE_ACTION, pb.PHASE_BONUS, pb.PHASE_FREE_MOVES) and action_id < LAYOUT.place_base:
+            kind = CHOOSE_KINDS[action_id // NUM_RECIPES]
+            if phase == pb.PHASE_ACTION:
+                allowed = True
+            elif phase == pb.PHASE_BONUS:
+                allowed = kind in state.bonus_icons
+            else:
+                allowed = kind == kit.MOVE
+            return allowed and kit.can_choose(state, seat, kind, action_id % NUM_RECIPES)
         return action_id in self.legal_action_ids(state)
 
     # ------------------------------------------------------------------ applying
@@ -244,9 +261,10 @@ class LicenseToGrill(Engine):
         where = f"(turn {rotation}, row {place.row}, col {place.col})"
         if kind == kit.PREPARE:
             self._take_from_cooler(state, card, rng)
-            player.recipes.add(
+            rip = player.recipes.add(
                 card=card, spot=pb.SPOT_PREPARE, rotation=rotation, row=place.row, col=place.col, grill_cube=-1, rest_cube=-1
             )
+            player.prepare_squares |= kit.tile_mask(rip)
             events.append(Event(seat=seat, text=f"seat {seat} prepares {recipe_name(card)} {where}"))
             self._continue(state, seat, events)
             return
@@ -254,24 +272,38 @@ class LicenseToGrill(Engine):
             self._serve(state, seat, card, rotation, place, events)
             return
         rip = kit.find_recipe(player, card)
+        self._lift(state, player, rip)
         rip.rotation, rip.row, rip.col = rotation, place.row, place.col
         if kind == kit.REST:
             rip.spot = pb.SPOT_REST
             rip.rest_cube = 0
+            player.rest_squares |= kit.tile_mask(rip)
             events.append(Event(seat=seat, text=f"seat {seat} rests {recipe_name(card)} {where}"))
             self._continue(state, seat, events)
             return
+        rip.spot = pb.SPOT_GRILL
+        state.grill_squares |= kit.tile_mask(rip)
         section = "Warming Rack" if kit.grill_placement(rip).section == geo.WARMING_RACK else "Main Grill"
         if kind == kit.MOVE:
             rip.moved_this_turn = True
             events.append(Event(seat=seat, text=f"seat {seat} moves {recipe_name(card)} to the {section} {where}"))
             self._continue(state, seat, events)
             return
-        rip.spot = pb.SPOT_GRILL
         rip.grill_cube = 0
         rip.grilled_this_turn = True
         events.append(Event(seat=seat, text=f"seat {seat} grills {recipe_name(card)} on the {section} {where}"))
         state.phase = pb.PHASE_KNOB  # pending stays: the knob turned depends on where the tile went
+
+    @staticmethod
+    def _lift(state: Any, player: Any, rip: Any) -> None:
+        """Frees the squares a recipe's tile takes where it lies now."""
+        mask = kit.tile_mask(rip)
+        if rip.spot == pb.SPOT_GRILL:
+            state.grill_squares &= ~mask
+        elif rip.spot == pb.SPOT_PREPARE:
+            player.prepare_squares &= ~mask
+        else:
+            player.rest_squares &= ~mask
 
     def _take_from_cooler(self, state: Any, card: int, rng: RandomSource) -> None:
         if RECIPES[card].cooler == pb.COOLER_MEAT:
@@ -288,12 +320,14 @@ class LicenseToGrill(Engine):
         player = state.players[seat]
         index = next(i for i, r in enumerate(player.recipes) if r.card == card)
         points = kit.dish_points(player.recipes[index])
+        self._lift(state, player, player.recipes[index])
         del player.recipes[index]
-        state.table.add(seat=seat, card=card, rotation=rotation, row=place.row, col=place.col)
+        piece = state.table.add(seat=seat, card=card, rotation=rotation, row=place.row, col=place.col)
+        placement = geo.TABLE_BY_OFFSET[state.core.num_players][card][kit.offset(piece)]
+        state.table_squares |= placement.mask
         player.served.add(card=card, points=points)
         player.score += points
-        n = state.core.num_players
-        icons = geo.TABLE_BY_OFFSET[n][card][geo.offset_of(rotation, place.row, place.col)].icons
+        icons = placement.icons
         covered = f", covering {', '.join(kind_name(k) for k in icons)}" if icons else ""
         events.append(Event(seat=seat, text=f"seat {seat} serves {recipe_name(card)} for {points} points{covered}"))
         state.bonus_icons.extend(icons)
@@ -389,6 +423,7 @@ class LicenseToGrill(Engine):
             return
         card = rip.card
         player = state.players[seat]
+        self._lift(state, player, rip)
         del player.recipes[next(i for i, r in enumerate(player.recipes) if r.card == card)]
         state.ruined.append(card)
         events.append(Event(seat=seat, text=f"seat {seat}'s {recipe_name(card)} is ruined and leaves the game"))
@@ -465,10 +500,15 @@ class LicenseToGrill(Engine):
             assert all(d.points >= 0 for d in player.served), "a dish never scores below zero"
         table = 0
         for piece in state.table:
-            mask = geo.TABLE_BY_OFFSET[n][piece.card][geo.offset_of(piece.rotation, piece.row, piece.col)].mask
+            mask = geo.TABLE_BY_OFFSET[n][piece.card][kit.offset(piece)].mask
             assert not table & mask, "tiles overlap on the tablecloth"
             table |= mask
         assert len(state.table) == sum(len(p.served) for p in state.players), "every served dish is on the table"
+        squares_grill, squares_boards, squares_table = kit.computed_squares(state)
+        assert state.grill_squares == squares_grill == grill, "grill squares out of step with the tiles"
+        assert state.table_squares == squares_table == table, "tablecloth squares out of step with the tiles"
+        for player, (prepare, rest) in zip(state.players, squares_boards, strict=True):
+            assert (player.prepare_squares, player.rest_squares) == (prepare, rest), "board squares out of step"
         if not state.core.game_over:
             assert 0 <= state.actions_left <= CONTENT.actions_per_turn, "actions left"
             assert state.phase != pb.PHASE_UNSPECIFIED, "a running game has a phase"

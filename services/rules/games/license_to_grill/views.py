@@ -72,6 +72,8 @@ def make_view(state: Any, seat: int) -> pb.View:
         final_turns_left=state.final_turns_left,
         turn_number=state.turn_number,
         end_reason=state.end_reason,
+        grill_squares=state.grill_squares,
+        table_squares=state.table_squares,
     )
     view.players.extend(state.players)  # player boards and cards are all face up
     return view
@@ -142,7 +144,7 @@ def observation(view: Any) -> np.ndarray:
 
     # The tablecloth: in use, taken, icon.
     cols = TABLE_COLS[n]
-    taken = kit.table_occupied(view, n)
+    taken = view.table_squares
     for r in range(TABLE_ROWS):
         for c in range(TABLE_MAX_COLS):
             i = TABLE_AT + (r * TABLE_MAX_COLS + c) * TABLE_FEATURES

@@ -1,0 +1,111 @@
+"""What every benchmark shares: a server process on loopback, closed-loop load from an asyncio
+client, percentiles and a printed table."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def server_process(services: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`sizzle serve --services ...` in its own process (its own core), on a free loopback port."""
+    port = free_port()
+    full_env = {**os.environ, "SIZZLE_ADDR": f"127.0.0.1:{port}", "SIZZLE_GRACE_SECONDS": "0.2", **(env or {})}
+    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--services", services], env=full_env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    target = f"127.0.0.1:{port}"
+    try:
+        with grpc.insecure_channel(target) as channel:
+            grpc.channel_ready_future(channel).result(timeout=60)
+        yield target
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def percentile(samples: list[float], q: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    index = min(len(ordered) - 1, max(0, int(round(q / 100 * (len(ordered) - 1)))))
+    return ordered[index]
+
+
+@dataclass
+class Rate:
+    calls: int
+    seconds: float
+    latencies: list[float]
+
+    @property
+    def per_second(self) -> float:
+        return self.calls / self.seconds if self.seconds else 0.0
+
+    @property
+    def p50_ms(self) -> float:
+        return percentile(self.latencies, 50) * 1000
+
+    @property
+    def p99_ms(self) -> float:
+        return percentile(self.latencies, 99) * 1000
+
+
+async def closed_loop(call: Callable[[int], Awaitable[object]], seconds: float, concurrency: int) -> Rate:
+    """`concurrency` workers each call back to back for `seconds`; counts calls and latencies."""
+    latencies: list[float] = []
+    stop = time.perf_counter() + seconds
+
+    async def worker(index: int) -> None:
+        while time.perf_counter() < stop:
+            start = time.perf_counter()
+            await call(index)
+            latencies.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(worker(i) for i in range(concurrency)))
+    return Rate(len(latencies), time.perf_counter() - start, latencies)
+
+
+async def empty_call_rate(channel: grpc.aio.Channel, seconds: float, concurrency: int) -> Rate:
+    """The baseline: grpc.health.v1 Check, the emptiest call the same server answers."""
+    health = health_pb2_grpc.HealthStub(channel)
+    request = health_pb2.HealthCheckRequest()
+    return await closed_loop(lambda _: health.Check(request, timeout=10), seconds, concurrency)
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def table(title: str, header: list[str], rows: list[list[object]]) -> str:
+    cells = [header, *[[c if isinstance(c, str) else f"{c:,.2f}" if isinstance(c, float) else str(c) for c in r]
+                       for r in rows]]
+    widths = [max(len(str(row[i])) for row in cells) for i in range(len(header))]
+    lines = [title, "  " + "  ".join(str(h).ljust(w) for h, w in zip(header, widths, strict=True))]
+    lines += ["  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells[1:]]
+    return "\n".join(lines)
+
+
+def mean(values: list[float]) -> float:
+    return statistics.fmean(values) if values else float("nan")

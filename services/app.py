@@ -58,6 +58,7 @@ class Platform:
     matches: Matches | None
     deps: Deps
     deadlines: DeadlineLoop | None = None
+    matchmaking: Any = None
 
     @property
     def target(self) -> str:
@@ -73,6 +74,8 @@ class Platform:
 
     async def stop(self, grace: float) -> None:
         await self.running.stop(grace)
+        if self.matchmaking is not None:
+            await self.matchmaking.stop()
         if self.deadlines is not None:
             await self.deadlines.stop()
         bots = self.deps.bots
@@ -88,7 +91,7 @@ def make_bots(config: Config, matches: Matches, deps: Deps) -> Any:
         return CeleryBots(config)
     from services.match.bots import InProcessBots, default_bot_factory
 
-    return InProcessBots(matches, deps.bot_factory or default_bot_factory)
+    return InProcessBots(matches, deps.bot_factory or default_bot_factory, config.bot_think_seconds)
 
 
 async def create_server(config: Config, deps: Deps, addr: str | None = None) -> Platform:
@@ -108,8 +111,17 @@ async def create_server(config: Config, deps: Deps, addr: str | None = None) -> 
                                           MatchServicer(matches), MATCH_SERVICE))
         registrations.append(Registration(auth_service_pb2_grpc.add_AuthServiceServicer_to_server,
                                           AuthServicer(signer), AUTH_SERVICE))
+    matchmaking = None
+    if "matchmaking" in deps.services:
+        from services.matchmaking.wiring import build_matchmaking
+
+        matchmaking = build_matchmaking(config)
+        registrations.extend(matchmaking.registrations)
     running = await start_server(config, registrations, addr)
     if matches is not None:
         deadlines = DeadlineLoop(matches)
         deadlines.start()
-    return Platform(running, matches, deps, deadlines)
+    if matchmaking is not None:
+        # In one process the matchmaker reaches the match service at the port just bound.
+        await matchmaking.start(running.target if matches is not None else config.match_target)
+    return Platform(running, matches, deps, deadlines, matchmaking)

@@ -81,6 +81,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_worker(args: argparse.Namespace) -> int:
+    import os
+    import tempfile
+
+    # Multiprocess metrics: set before any metric is created, in this process and its children.
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="sizzle-metrics-"))
+    config = Config.from_env()
+    if config.metrics_port:
+        from prometheus_client import CollectorRegistry, multiprocess, start_http_server
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        start_http_server(config.metrics_port, addr=config.metrics_addr, registry=registry)
+    from workers.bots.celery_app import app
+
+    app.worker_main(["worker", "-Q", config.bot_queue, "--concurrency", str(args.concurrency), "--loglevel",
+                     args.loglevel, "--hostname", f"sizzle-bots-{os.getpid()}@%h", "--without-gossip",
+                     "--without-mingle"])
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sizzle", description="Sizzle: a game server for cooking board games")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -89,6 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--addr", help="HOST:PORT to listen on (default: $SIZZLE_ADDR or 127.0.0.1:50051)")
     serve.add_argument("--services", help="comma-separated subset to run: rules,match,matchmaking (default: all)")
     serve.set_defaults(func=cmd_serve)
+
+    worker = sub.add_parser("worker", help="run a Celery bot worker (needs $SIZZLE_BROKER_URL)")
+    worker.add_argument("--concurrency", type=int, default=2, help="worker processes")
+    worker.add_argument("--loglevel", default="INFO")
+    worker.set_defaults(func=cmd_worker)
 
     games = sub.add_parser("games", help="list the registered games")
     games.set_defaults(func=cmd_games)

@@ -21,7 +21,7 @@ from workers.bots.interface import RandomBot
 REDIS_URL = os.environ.get("SIZZLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
 
 
-def random_bot_factory(game_id: str, difficulty: int, rng: random.Random) -> RandomBot:
+def random_bot_factory(game_id: str, difficulty: str, rng: random.Random) -> RandomBot:
     return RandomBot(rng)
 
 

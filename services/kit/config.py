@@ -47,6 +47,10 @@ class Config:
     redis_cluster: int = 0
     # Seconds a bot turn may take before it is dispatched again (a worker may have died).
     bot_turn_timeout_seconds: float = 10.0
+    # The Celery queue bot turns go to.
+    bot_queue: str = "bots"
+    # Seconds a bot waits before acting (people like to see the bots' moves; 0 in tests and benchmarks).
+    bot_think_seconds: float = 0.0
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Config:

@@ -25,11 +25,14 @@ def bot_request_id(match_id: str, seat: int, version: int) -> str:
     return f"bot:{match_id}:{seat}:{version}"
 
 
-def default_bot_factory(game_id: str, difficulty: int, rng: random.Random) -> Any:
+def default_bot_factory(game_id: str, difficulty: str, rng: random.Random) -> Any:
     from workers.bots.policy import make_bot
 
-    name = mpb.Difficulty.Name(difficulty or mpb.DIFFICULTY_MEDIUM).removeprefix("DIFFICULTY_").lower()
-    return make_bot(game_id, name, rng)
+    return make_bot(game_id, difficulty, rng)
+
+
+def difficulty_name(difficulty: int) -> str:
+    return mpb.Difficulty.Name(difficulty or mpb.DIFFICULTY_MEDIUM).removeprefix("DIFFICULTY_").lower()
 
 
 class InProcessBots:
@@ -56,7 +59,7 @@ class InProcessBots:
                 return  # someone already played this turn
             game = loaded.match.game_id
             rng = random.Random(f"{match_id}:{version}")
-            bot = self.factory(game, loaded.match.seats[seat].difficulty, rng)
+            bot = self.factory(game, difficulty_name(loaded.match.seats[seat].difficulty), rng)
             with metrics.BOT_DECISION.labels(game, "in_process").time():
                 action_id = bot.step(view, legal)
             request = mpb.SubmitActionRequest(match_id=match_id, action_id=action_id, expected_version=version,

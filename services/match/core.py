@@ -228,9 +228,9 @@ class Matches:
             for i, a, d in loaded.engine.legal_action_descriptions(loaded.state)
         ]
 
-    async def get(self, identity: Identity | None, match_id: str) -> mpb.GetMatchResponse:
+    async def get(self, identity: Identity | None, match_id: str, bot_seat: int = -1) -> mpb.GetMatchResponse:
         loaded = await self.load(match_id)
-        actor = self.seat_of(identity, loaded) if identity is None or identity.kind != BOT else None
+        actor = self.seat_of(identity, loaded, bot_seat)
         seat = actor.seat if actor else -1
         view = loaded.engine.view(loaded.state, seat)
         return mpb.GetMatchResponse(match=loaded.match, seat=seat, view=pack(view),

@@ -21,6 +21,8 @@ from services.rules.random_source import RandomSource
 from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
 
 MAX_HEAT = CONTENT.max_heat
+OVERSEASONED_AT = CONTENT.overseasoned_at
+OVERSALTED_AT = CONTENT.oversalted_at
 
 
 def recipe_of(stove: pb.Stove) -> Recipe | None:
@@ -36,7 +38,7 @@ def is_burnt(stove: pb.Stove) -> bool:
 
 def is_overseasoned(stove: pb.Stove) -> bool:
     """Three or more pieces of one colour, or three salt crystals."""
-    return stove.salt >= CONTENT.oversalted_at or any(n >= CONTENT.overseasoned_at for n in stove.pan)
+    return stove.salt >= OVERSALTED_AT or max(stove.pan, default=0) >= OVERSEASONED_AT
 
 
 def is_spoiled(stove: pb.Stove) -> bool:

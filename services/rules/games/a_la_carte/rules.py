@@ -296,6 +296,19 @@ class ALaCarte(Engine):
         assert sum(cups) == TOTAL_CUPS, "coffee cups were created or lost"
         assert cups == [s.count for s in CONTENT.cups], "cups by kind"
         assert stars == CONTENT.stars, "stars were created or lost"
+        counts = [*state.sink, state.sink_salt, *(v for d in state.dispensers for v in (d.pieces, d.salt))]
+        counts += [v for p in state.players for v in (*p.stove.pan, p.stove.salt, p.victory_cups, p.stars)]
+        assert min(counts) >= 0, "negative pieces, cups or stars"
+        assert 0 <= state.last_face <= len(DIE), "unknown die face"
         if not state.core.game_over:
             assert state.phase != pb.PHASE_UNSPECIFIED, "a decision is pending"
             assert state.actions_left >= 0
+            stove = state.players[state.core.seat_to_move].stove
+            if state.phase == pb.PHASE_CHOOSE_HEAT:
+                assert state.last_face and DIE[state.last_face - 1].kind == pb.DIE_FACE_KIND_CHOOSE
+            if state.phase in (pb.PHASE_CREPE_ROLL, pb.PHASE_CREPE_FLIP):
+                assert stove.crepe, "a crepe turn needs a crepe"
+            if state.phase in (pb.PHASE_ACTIONS, pb.PHASE_SPOILED):
+                assert stove.dish >= 0, "actions need a dish in the pan"
+            if state.phase == pb.PHASE_CHOOSE_DISH:
+                assert stove.dish < 0 and not stove.crepe, "a new dish goes into an empty pan"

@@ -15,7 +15,7 @@ from services.rules.games.hibachi.content import (
     recipe_name,
     space_name,
 )
-from services.rules.games.hibachi.geometry import beyond_edge, distance_to_space
+from services.rules.games.hibachi.geometry import beyond_edge, distance_to_space, spaces_under_hole
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 
 COLUMNS = math.ceil(BOARD.width / BOARD.text_mm_per_column)
@@ -81,13 +81,16 @@ def chip_mark(chip: Any) -> str:
 
 
 def board_text(view: Any) -> list[str]:
+    """The board as characters. Chips on the board are drawn at their centres; chips already
+    activated this round are drawn in brackets where they lay, so the final board still shows the
+    last round's throws."""
     grid = [list(row) for row in _BLANK]
-    for chip in sorted(view.chips, key=lambda c: c.arrival):
-        if chip.status != pb.CHIP_STATUS_ON_BOARD:
-            continue
+    removed = [c for c in view.chips if c.status == pb.CHIP_STATUS_USED and c.arrival >= 0]
+    lying = [c for c in view.chips if c.status == pb.CHIP_STATUS_ON_BOARD]
+    for chip, mark in [*((c, f"({chip_mark(c)})") for c in removed), *((c, chip_mark(c)) for c in lying)]:
         col, row = _cell_of(chip.x, chip.y)
-        col = min(col, COLUMNS - 2)
-        grid[row][col : col + 2] = list(chip_mark(chip))
+        col = min(max(col - (len(mark) - 1) // 2, 0), COLUMNS - len(mark))
+        grid[row][col : col + len(mark)] = list(mark)
     return ["  " + "".join(row) for row in grid]
 
 
@@ -103,7 +106,8 @@ def _chip_line(view: Any, seat: int) -> str:
         elif chip.status == pb.CHIP_STATUS_INVALID:
             parts.append(f"{value} invalid")
         elif chip.status == pb.CHIP_STATUS_USED:
-            parts.append(f"{value} used")
+            where = "/".join(space_name(s) for s in spaces_under_hole(chip.x, chip.y)) or "no space"
+            parts.append(f"{value} activated ({where})")
         else:
             parts.append(f"{value} in supply")
     return "; ".join(parts)
@@ -124,7 +128,7 @@ def render(view: Any) -> str:
         f" (seat {view.next_head_chef} takes over next round)" if view.next_head_chef >= 0 else ""
     ))
     lines.extend(board_text(view))
-    lines.append("  chips drawn as <seat><value in hundreds>, '?' while face down")
+    lines.append("  chips: <seat><value in hundreds>, '?' while face down; (..) already activated this round")
     for p in view.players:
         me = " (you)" if p.seat == core.viewer else ""
         chef = " [head chef]" if p.seat == view.head_chef else ""

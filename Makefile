@@ -6,9 +6,11 @@ PROTOS := $(shell find protos -name '*.proto' | sort)
 DEPS   := $(VENV)/.deps-installed
 GEN    := gen/.stamp
 GAME   ?=
+PLAYERS ?= 40
+SECONDS ?= 60
 
 .DEFAULT_GOAL := help
-.PHONY: help run test gen lint bench clean deploy-check
+.PHONY: help run test gen lint bench clean deploy-check loadtest
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -39,7 +41,12 @@ lint: $(GEN) ## ruff, mypy and buf lint
 	scripts/buf.sh lint
 
 bench: $(GEN) ## benchmarks, reported as ratios against baselines measured in the same run
+	@scripts/ensure_redis.sh
 	$(BIN)/python -m services.bench $(if $(GAME),--game $(GAME),)
+
+loadtest: $(GEN) ## local topology on loopback under simulated players (PLAYERS=40 SECONDS=60); stops by itself
+	@scripts/ensure_redis.sh
+	$(BIN)/python -m services.loadtest --players $(PLAYERS) --seconds $(SECONDS)
 
 deploy-check: ## build every kustomize overlay and validate manifests, rules, dashboard and Dockerfile offline
 	scripts/deploy_check.sh

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from typing import Any
 
 import grpc
 
@@ -62,7 +63,10 @@ async def grpc_rates(target: str, games: list[str], seconds: float, concurrency:
         for game_id in games:
             request = midgame_request(game_id)
             baseline = await empty_call_rate(channel, seconds, concurrency)
-            apply = await closed_loop(lambda _, r=request: stub.ApplyAction(r, timeout=10), seconds, concurrency)
+            def apply_call(_: int, r: pb.ApplyActionRequest = request) -> Any:
+                return stub.ApplyAction(r, timeout=10)
+
+            apply = await closed_loop(apply_call, seconds, concurrency)
             results[game_id] = (apply, baseline)
     return results
 

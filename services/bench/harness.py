@@ -10,7 +10,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -98,7 +98,7 @@ def verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
 
-def table(title: str, header: list[str], rows: list[list[object]]) -> str:
+def table(title: str, header: list[str], rows: Sequence[Sequence[object]]) -> str:
     cells = [header, *[[c if isinstance(c, str) else f"{c:,.2f}" if isinstance(c, float) else str(c) for c in r]
                        for r in rows]]
     widths = [max(len(str(row[i])) for row in cells) for i in range(len(header))]

@@ -17,7 +17,7 @@ from sizzle.match.v1 import match_service_pb2 as mpb
 
 log = logging.getLogger("sizzle.bots")
 
-BotFactory = Callable[[str, int, random.Random], Any]
+BotFactory = Callable[[str, str, random.Random], Any]
 
 
 def bot_request_id(match_id: str, seat: int, version: int) -> str:

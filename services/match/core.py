@@ -246,7 +246,7 @@ class Matches:
         legal = loaded.engine.legal_actions(loaded.state, seat) if loaded.match.status == RUNNING else []
         return loaded, view, legal
 
-    async def list(self, request: mpb.ListMatchesRequest) -> mpb.ListMatchesResponse:
+    async def list_matches(self, request: mpb.ListMatchesRequest) -> mpb.ListMatchesResponse:
         if request.game_id:
             registry.get_engine(request.game_id)
         size = request.page_size or 20
@@ -257,7 +257,7 @@ class Matches:
                 float(request.page_token)
             except ValueError as exc:
                 raise GameError(R.ERROR_REASON_INVALID_REQUEST, "page_token is not one this service gave") from exc
-        page = await self.store.list(request.game_id, request.status, request.page_token, size)
+        page = await self.store.list_matches(request.game_id, request.status, request.page_token, size)
         return mpb.ListMatchesResponse(matches=[r.match for r in page.records], next_page_token=page.next_cursor)
 
     # ------------------------------------------------------------------ acting

@@ -279,7 +279,7 @@ class RedisStore(MatchStore):
         finally:
             await self._notifier.unsubscribe(channel)
 
-    async def list(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
+    async def list_matches(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
         async with self.timed("list"):
             key = self._index_key(game_id, status)
             high = f"({cursor}" if cursor else "+inf"

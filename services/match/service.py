@@ -60,7 +60,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         return await self.matches.get(caller(self.signer, context, required=False), request.match_id, request.seat)
 
     async def ListMatches(self, request: mpb.ListMatchesRequest, context: Any) -> mpb.ListMatchesResponse:
-        return await self.matches.list(request)
+        return await self.matches.list_matches(request)
 
     async def SubmitAction(self, request: mpb.SubmitActionRequest, context: Any) -> mpb.SubmitActionResponse:
         identity = caller(self.signer, context)

@@ -92,7 +92,7 @@ class MatchStore(ABC):
         """Returns the current version as soon as it exceeds `after_version`, or at the timeout."""
 
     @abstractmethod
-    async def list(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
+    async def list_matches(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
         """Matches of a game ('' any) and status, newest first."""
 
     @abstractmethod
@@ -197,7 +197,7 @@ class MemoryStore(MatchStore):
                 pass
         return stored.version
 
-    async def list(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
+    async def list_matches(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
         async with self.timed("list"):
             members = self._index.get((game_id, status), {})
             ordered = sorted(members.items(), key=lambda item: -item[1])

@@ -13,7 +13,7 @@ M = TypeVar("M")
 
 
 @cache
-def _load(path: str, message_type: type[Any]) -> Any:
+def _load(path: str, message_type: Any) -> Any:
     message = message_type()
     text_format.Parse(Path(path).read_text(encoding="utf-8"), message)
     return message
@@ -21,4 +21,5 @@ def _load(path: str, message_type: type[Any]) -> Any:
 
 def load_content(package_file: str, message_type: type[M], filename: str = "content.txtpb") -> M:
     """Parses `filename` beside `package_file` (a module's __file__) as `message_type`, once."""
-    return _load(str(Path(package_file).resolve().parent / filename), message_type)  # type: ignore[no-any-return]
+    loaded: M = _load(str(Path(package_file).resolve().parent / filename), message_type)  # type: ignore[arg-type]
+    return loaded

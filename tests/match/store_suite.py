@@ -91,24 +91,24 @@ async def listing_pages(store: MatchStore) -> None:
     seen: list[str] = []
     cursor = ""
     while True:
-        page = await store.list("", mpb.MATCH_STATUS_RUNNING, cursor, 7)
+        page = await store.list_matches("", mpb.MATCH_STATUS_RUNNING, cursor, 7)
         seen.extend(r.match.match_id for r in page.records)
         cursor = page.next_cursor
         if not cursor:
             break
     expected = [f"L{i:02d}" for i in reversed(range(25)) if i % 5]
     assert seen == expected
-    only = await store.list("grill_party", mpb.MATCH_STATUS_RUNNING, "", 100)
+    only = await store.list_matches("grill_party", mpb.MATCH_STATUS_RUNNING, "", 100)
     assert [r.match.match_id for r in only.records] == [m for m in expected if int(m[1:]) % 2]
     assert await store.count("grill_party", mpb.MATCH_STATUS_RUNNING) == len(only.records)
-    every = await store.list("", mpb.MATCH_STATUS_UNSPECIFIED, "", 100)
+    every = await store.list_matches("", mpb.MATCH_STATUS_UNSPECIFIED, "", 100)
     assert len(every.records) == 25
     # A status change moves the match between indexes.
     moved = record("L01", 1, game="grill_party", status=mpb.MATCH_STATUS_FINISHED, created=base + 1)
     assert (await store.commit(moved, 0, entry(1), previous_status=mpb.MATCH_STATUS_RUNNING)).committed
-    running = await store.list("grill_party", mpb.MATCH_STATUS_RUNNING, "", 100)
+    running = await store.list_matches("grill_party", mpb.MATCH_STATUS_RUNNING, "", 100)
     assert "L01" not in [r.match.match_id for r in running.records]
-    finished = await store.list("grill_party", mpb.MATCH_STATUS_FINISHED, "", 100)
+    finished = await store.list_matches("grill_party", mpb.MATCH_STATUS_FINISHED, "", 100)
     assert "L01" in [r.match.match_id for r in finished.records]
 
 

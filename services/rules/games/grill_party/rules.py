@@ -111,7 +111,7 @@ class GrillParty(Engine):
         n = state.core.num_players
         my_stock = state.players[seat].stock
         gives = [g for g in range(K) if my_stock[g] > 0]
-        ids = []
+        ids: list[int] = []
         for source in range(n):
             pool = state.grill if source == 0 else state.players[(seat + source) % n].stock
             for take in range(K):

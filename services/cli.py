@@ -126,6 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     selfplay.add_argument("--verbose", action="store_true", help="print every event")
     selfplay.set_defaults(func=cmd_selfplay)
+
+    from clients.cli import register_commands
+
+    register_commands(sub)  # play, watch, replay: the terminal client
     return parser
 
 

@@ -47,6 +47,28 @@ class Config:
     redis_cluster: int = 0
     # Seconds a bot turn may take before it is dispatched again (a worker may have died).
     bot_turn_timeout_seconds: float = 10.0
+    # Longest wait of a ticket that names none (CreateTicket max_wait_seconds = 0), seconds.
+    ticket_default_wait_seconds: int = 60
+    # How long a bot-fill ticket may stay past its longest wait while its match cannot be created, seconds.
+    ticket_fill_grace_seconds: int = 30
+    # How long an assigned or cancelled ticket stays readable (GetTicket, late watchers), seconds.
+    ticket_result_ttl_seconds: int = 300
+    # Pause between two matchmaker cycles of a replica, milliseconds.
+    matchmaking_interval_ms: int = 200
+    # A pool's lease: its holder renews it every cycle; another replica takes over when it lapses, ms.
+    matchmaking_lease_ms: int = 3000
+    # Oldest tickets a cycle tries to seat per pool (each costs two rating-index range reads).
+    matchmaking_batch: int = 256
+    # Rating window (OpenSkill mu points) of a ticket that has just arrived.
+    matchmaking_window_base: float = 2.0
+    # How much the rating window widens per second of waiting.
+    matchmaking_window_growth: float = 0.5
+    # The widest a rating window gets.
+    matchmaking_window_max: float = 50.0
+    # Turn limit of matches the matchmaker creates, seconds (a bot plays for a person who walks away).
+    matchmaking_turn_seconds: int = 60
+    # Test-only fault injection: pause between claiming a group and creating its match, milliseconds.
+    matchmaking_pause_after_claim_ms: int = 0
     # The Celery queue bot turns go to.
     bot_queue: str = "bots"
     # Seconds a bot waits before acting (people like to see the bots' moves; 0 in tests and benchmarks).

@@ -285,7 +285,8 @@ class RedisStore(MatchStore):
             high = f"({cursor}" if cursor else "+inf"
             try:
                 rows = await self.client.zrevrangebyscore(key, high, "-inf", start=0, num=limit + 1, withscores=True)
-                raws = await asyncio.gather(*(self.client.hget(self._match_key(m.decode()), "r") for m, _ in rows[:limit]))
+                raws = await asyncio.gather(
+                    *(self.client.hget(self._match_key(member.decode()), "r") for member, _ in rows[:limit]))
             except TRANSIENT as exc:
                 raise _unavailable(exc) from exc
             records = []

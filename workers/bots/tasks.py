@@ -65,3 +65,16 @@ def _mark_dead(pid: int | None = None, **_: Any) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(pid or os.getpid())
+
+
+@app.task(name="workers.bots.tasks.noop", acks_late=True)
+def noop(reply_key: str) -> None:
+    """Does nothing but answer on a Redis list: the baseline of a Celery round trip in `make bench`."""
+    import redis
+
+    if "redis" not in _process or _process.get("redis_pid") != os.getpid():
+        _process["redis"] = redis.Redis.from_url(config.broker_url)
+        _process["redis_pid"] = os.getpid()
+    client = _process["redis"]
+    client.lpush(reply_key, 1)
+    client.expire(reply_key, 60)

@@ -58,6 +58,8 @@ _HOLE_INDEX = _hole_index(_CELL)
 def spaces_under_hole(x: float, y: float) -> list[int]:
     """Every space of which some part shows through the hole of a chip centred at (x, y): the
     rulebook's "if any part of a space is visible through a chip's hole, the chip is on it"."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return []
     found = []
     for space, cx, cy, hw, hh, r in _HOLE_INDEX.get((int(x // _CELL), int(y // _CELL)), ()):
         dx = abs(x - cx) - hw

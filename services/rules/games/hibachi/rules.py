@@ -44,6 +44,8 @@ from sizzle.common.v1 import common_pb2
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 
 SKILL_NAMES = tuple(SKILL_SPREADS)
+CARD_COUNTS = [card_count(k) for k in range(LAYOUT.kinds)]
+ALL_RECIPES = [recipe.id for recipe in RECIPES]
 
 
 def seat_skills(options: Mapping[str, str], num_players: int) -> list[str]:
@@ -220,34 +222,39 @@ class Hibachi(Engine):
         n = state.core.num_players
         assert len(state.players) == n and len(state.chips) == n * CHIPS_PER_SEAT, "wrong number of chefs or chips"
         assert len(state.piles) == LAYOUT.kinds, "one pile per ingredient"
-        for k in range(LAYOUT.kinds):
-            held = sum(p.hand[k] for p in state.players)
-            assert state.piles[k] >= 0 and all(p.hand[k] >= 0 for p in state.players), "negative cards"
-            assert state.piles[k] + held == card_count(k), f"cards of kind {k} were created or lost"
+        hands = [list(p.hand) for p in state.players]
+        assert all(len(hand) == LAYOUT.kinds and min(hand) >= 0 for hand in hands), "bad hand"
+        for k, pile in enumerate(state.piles):
+            assert pile >= 0 and pile + sum(hand[k] for hand in hands) == CARD_COUNTS[k], f"kind {k} miscounted"
         recipes = [*state.recipe_deck, *state.recipes_on_show]
         for p in state.players:
             assert p.money >= 0, "a chef is in debt"
             recipes.extend(p.reserve)
             recipes.extend(p.cooked)
-        assert sorted(recipes) == list(range(len(RECIPES))), "recipes were created or lost"
+        assert sorted(recipes) == ALL_RECIPES, "recipes were created or lost"
         assert len(state.recipes_on_show) <= CONTENT.recipes_on_show, "too many recipes on show"
         assert 0 <= state.head_chef < n and -1 <= state.next_head_chef < n, "bad head chef"
-        for seat in range(n):
-            slots = range(seat * CHIPS_PER_SEAT, (seat + 1) * CHIPS_PER_SEAT)
-            assert all(state.chips[s].owner == seat for s in slots), "chip slots out of order"
-            assert sorted(state.chips[s].value_index for s in slots) == list(range(CHIPS_PER_SEAT)), "bad chip set"
-        on_board = [c for c in state.chips if c.status == pb.CHIP_STATUS_ON_BOARD]
-        for chip in on_board:
-            assert not beyond_edge(chip.x, chip.y), "a valid chip lies beyond the edge"
-            assert chip.space_bits == space_bits(chip.x, chip.y), "a chip's spaces are stale"
-        arrivals = sorted(c.arrival for c in state.chips if c.arrival >= 0)
-        assert arrivals == sorted(set(arrivals)) and all(a < state.arrivals for a in arrivals), "bad arrivals"
-        if state.phase == pb.PHASE_THROWING:
+        throwing = state.phase == pb.PHASE_THROWING
+        assert throwing or state.phase == pb.PHASE_CLEANING, "unknown phase"
+        on_board = []
+        arrivals = []
+        for slot, chip in enumerate(state.chips):
+            assert (chip.owner, chip.value_index) == divmod(slot, CHIPS_PER_SEAT), "chip slots out of order"
+            if chip.arrival >= 0:
+                arrivals.append(chip.arrival)
+            if chip.status == pb.CHIP_STATUS_ON_BOARD:
+                x, y = chip.x, chip.y
+                assert not beyond_edge(x, y), "a valid chip lies beyond the edge"
+                assert chip.space_bits == space_bits(x, y), "a chip's spaces are stale"
+                assert throwing or chip.face_up, "a chip in play is face down while cleaning"
+                on_board.append((x, y))
+            else:
+                assert chip.space_bits == 0, "a chip off the board is on spaces"
+                assert not (throwing and chip.status == pb.CHIP_STATUS_USED), "a chip was used while throwing"
+        assert len(arrivals) == len(set(arrivals)) and all(a < state.arrivals for a in arrivals), "bad arrivals"
+        if throwing:
             assert state.throws_made < n * chips_per_round(n), "throwing step should be over"
-            assert all(c.status != pb.CHIP_STATUS_USED for c in state.chips), "a chip was used while throwing"
-            for i, a in enumerate(on_board):
-                for b in on_board[i + 1 :]:
-                    assert (a.x - b.x) ** 2 + (a.y - b.y) ** 2 >= CHIP_DIAMETER**2, "thrown chips overlap"
-        else:
-            assert state.phase == pb.PHASE_CLEANING, "unknown phase"
-            assert all(c.face_up for c in on_board), "a chip in play is face down while cleaning"
+            limit = CHIP_DIAMETER * CHIP_DIAMETER
+            for i, (ax, ay) in enumerate(on_board):
+                for bx, by in on_board[i + 1 :]:
+                    assert (ax - bx) ** 2 + (ay - by) ** 2 >= limit, "thrown chips overlap"

@@ -23,16 +23,13 @@ RECIPE_KINDS = [[INGREDIENTS.index(i) for i in recipe.ingredients] for recipe in
 
 
 def seat_slots(seat: int) -> range:
-    """The state's chip slots of a seat (a seat's four chips sit together; which is which is hidden)."""
+    """The state's chip slots of a seat: its chips in value order (views never show slot order)."""
     return range(seat * CHIPS_PER_SEAT, (seat + 1) * CHIPS_PER_SEAT)
 
 
 def chip_slot(state: Any, seat: int, value_index: int) -> int:
-    """The slot of `seat`'s chip with the given value."""
-    for slot in seat_slots(seat):
-        if state.chips[slot].value_index == value_index:
-            return slot
-    raise ValueError(f"seat {seat} has no chip of value {CHIP_VALUES[value_index]}")
+    """The slot of `seat`'s chip with the given value (slots are fixed: seat, then value)."""
+    return seat * CHIPS_PER_SEAT + value_index
 
 
 def own_chips(state: Any, seat: int) -> Iterator[tuple[int, Any]]:

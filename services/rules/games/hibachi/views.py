@@ -178,11 +178,11 @@ def resample_hidden(state: Any, seat: int, rng: RandomSource) -> Any:
         sample.players[p].reserve[:] = recipes[:size]
         del recipes[:size]
     sample.recipe_deck[:] = recipes
-    # Which of another seat's face-down chips is which.
+    # Which of another seat's face-down chips is which: the chips (by value) trade places.
     for p in others:
-        hidden = [slot for slot in seat_slots(p) if not sample.chips[slot].face_up]
-        values = [sample.chips[slot].value_index for slot in hidden]
-        rng.shuffle(values)
-        for slot, value in zip(hidden, values, strict=True):
-            sample.chips[slot].value_index = value
+        hidden = [sample.chips[slot] for slot in seat_slots(p) if not sample.chips[slot].face_up]
+        places = [(c.status, c.x, c.y, c.space_bits, c.arrival) for c in hidden]
+        rng.shuffle(places)
+        for chip, (status, x, y, bits, arrival) in zip(hidden, places, strict=True):
+            chip.status, chip.x, chip.y, chip.space_bits, chip.arrival = status, x, y, bits, arrival
     return sample

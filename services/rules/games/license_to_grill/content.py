@@ -7,20 +7,34 @@ from dataclasses import dataclass
 
 from services.rules.content import load_content
 from sizzle.games.license_to_grill.v1 import license_to_grill_pb2 as pb
+from sizzle.games.license_to_grill.v1.license_to_grill_pb2 import (  # enum values: module globals are fast
+    ACTION_KIND_GRILL,
+    ACTION_KIND_MOVE,
+    ACTION_KIND_PREPARE,
+    ACTION_KIND_REST,
+    ACTION_KIND_SAUCE,
+    ACTION_KIND_SEASON,
+    ACTION_KIND_SERVE,
+    COOK_ON_EITHER,
+    COOK_ON_MEAT,
+    COOK_ON_VEGGIE,
+    COOLER_MEAT,
+    COOLER_VEGGIE,
+)
 
 CONTENT: pb.Content = load_content(__file__, pb.Content)
 
 # The six actions in their printed order; the tablecloth icons name these.
 ACTION_KINDS: tuple[int, ...] = (
-    pb.ACTION_KIND_PREPARE,
-    pb.ACTION_KIND_SEASON,
-    pb.ACTION_KIND_GRILL,
-    pb.ACTION_KIND_SAUCE,
-    pb.ACTION_KIND_REST,
-    pb.ACTION_KIND_SERVE,
+    ACTION_KIND_PREPARE,
+    ACTION_KIND_SEASON,
+    ACTION_KIND_GRILL,
+    ACTION_KIND_SAUCE,
+    ACTION_KIND_REST,
+    ACTION_KIND_SERVE,
 )
 # Actions that choose a recipe: the six, then the free move.
-CHOOSE_KINDS: tuple[int, ...] = (*ACTION_KINDS, pb.ACTION_KIND_MOVE)
+CHOOSE_KINDS: tuple[int, ...] = (*ACTION_KINDS, ACTION_KIND_MOVE)
 ROTATIONS = 4  # quarter turns; tiles are never flipped over (RULINGS.md)
 
 
@@ -59,12 +73,14 @@ def _check(content: pb.Content) -> None:
         assert setting.main_grill_advance >= 1 and setting.warming_rack_advance >= 1, "tracks must advance"
     table = content.tablecloth
     assert table.rows and len({len(r) for r in table.rows}) == 1, "the tablecloth is a rectangle"
+    assert len(table.rows) * len(table.rows[0]) <= 64, "the tablecloth's squares are one 64-bit bitboard"
+    assert (grill.warming_rack_rows + grill.main_grill_rows) * grill.cols <= 64, "the grill is one 64-bit bitboard"
     symbols = {icon.symbol for icon in table.legend}
     assert all(ch == "." or ch in symbols for row in table.rows for ch in row), "unknown tablecloth icon"
     lengths = {entry.players: entry.cols for entry in table.lengths}
     for players in range(content.min_players, content.max_players + 1):
         assert 0 < lengths.get(players, 0) <= len(table.rows[0]), f"no tablecloth length for {players} players"
-    coolers = {pb.COOLER_MEAT: {pb.COOK_ON_MEAT, pb.COOK_ON_EITHER}, pb.COOLER_VEGGIE: {pb.COOK_ON_VEGGIE, pb.COOK_ON_EITHER}}
+    coolers = {COOLER_MEAT: {COOK_ON_MEAT, COOK_ON_EITHER}, COOLER_VEGGIE: {COOK_ON_VEGGIE, COOK_ON_EITHER}}
     for index, recipe in enumerate(content.recipes):
         assert recipe.id == index, f"recipe {recipe.name} has id {recipe.id}, expected {index}"
         assert recipe.cook_on in coolers[recipe.cooler], f"{recipe.name} cannot cook where its cooler says"

@@ -20,7 +20,11 @@ from services.rules.games.license_to_grill.content import (
     ROTATIONS,
     TABLE_COLS,
 )
-from sizzle.games.license_to_grill.v1 import license_to_grill_pb2 as pb
+from sizzle.games.license_to_grill.v1.license_to_grill_pb2 import (  # enum values: module globals are fast
+    ACTION_KIND_UNSPECIFIED,
+    COOK_ON_MEAT,
+    COOK_ON_VEGGIE,
+)
 
 Shape = tuple[tuple[int, int], ...]
 
@@ -101,7 +105,7 @@ def grill_side(col: int) -> int:
 
 
 def table_icon(row: int, col: int) -> int:
-    return ICON_OF_SYMBOL.get(CONTENT.tablecloth.rows[row][col], pb.ACTION_KIND_UNSPECIFIED)
+    return ICON_OF_SYMBOL.get(CONTENT.tablecloth.rows[row][col], ACTION_KIND_UNSPECIFIED)
 
 
 def _section_rows(section: int) -> range:
@@ -147,7 +151,7 @@ def _describe(area: Area, rotation: int, row: int, col: int, cells: Shape) -> Pl
                 if nr in rows and 0 <= nc < area.cols and (nr, nc) not in cells:
                     neighbours |= area.bit(nr, nc)
     elif area.key.startswith("table"):
-        icons = tuple(icon for r, c in cells if (icon := table_icon(r, c)) != pb.ACTION_KIND_UNSPECIFIED)
+        icons = tuple(icon for r, c in cells if (icon := table_icon(r, c)) != ACTION_KIND_UNSPECIFIED)
     return Placement(
         offset=LAYOUT.place_offset(rotation, row, col),
         rotation=rotation,
@@ -164,9 +168,9 @@ def _describe(area: Area, rotation: int, row: int, col: int, cells: Shape) -> Pl
 
 
 def _grill_allows(cook_on: int, sides: int) -> bool:
-    if cook_on == pb.COOK_ON_MEAT:
+    if cook_on == COOK_ON_MEAT:
         return sides == MEAT
-    if cook_on == pb.COOK_ON_VEGGIE:
+    if cook_on == COOK_ON_VEGGIE:
         return sides == VEGGIE
     return True  # yellow: either side, or across the line
 

@@ -20,18 +20,31 @@ from services.rules.games.license_to_grill.content import (
     RACK_ADVANCE,
     RECIPES,
 )
-from sizzle.games.license_to_grill.v1 import license_to_grill_pb2 as pb
+from sizzle.games.license_to_grill.v1.license_to_grill_pb2 import (  # enum values: module globals are fast
+    ACTION_KIND_GRILL,
+    ACTION_KIND_MOVE,
+    ACTION_KIND_PREPARE,
+    ACTION_KIND_REST,
+    ACTION_KIND_SAUCE,
+    ACTION_KIND_SEASON,
+    ACTION_KIND_SERVE,
+    GRILL_SIDE_MEAT,
+    GRILL_SIDE_VEGGIE,
+    SPOT_GRILL,
+    SPOT_PREPARE,
+    SPOT_REST,
+)
 
-SPOT_PREPARE = pb.SPOT_PREPARE
-SPOT_GRILL = pb.SPOT_GRILL
-SPOT_REST = pb.SPOT_REST
-PREPARE = pb.ACTION_KIND_PREPARE
-SEASON = pb.ACTION_KIND_SEASON
-GRILL = pb.ACTION_KIND_GRILL
-SAUCE = pb.ACTION_KIND_SAUCE
-REST = pb.ACTION_KIND_REST
-SERVE = pb.ACTION_KIND_SERVE
-MOVE = pb.ACTION_KIND_MOVE
+SPOT_PREPARE = SPOT_PREPARE
+SPOT_GRILL = SPOT_GRILL
+SPOT_REST = SPOT_REST
+PREPARE = ACTION_KIND_PREPARE
+SEASON = ACTION_KIND_SEASON
+GRILL = ACTION_KIND_GRILL
+SAUCE = ACTION_KIND_SAUCE
+REST = ACTION_KIND_REST
+SERVE = ACTION_KIND_SERVE
+MOVE = ACTION_KIND_MOVE
 BASE = {kind: LAYOUT.choose_base(kind) for kind in CHOOSE_KINDS}
 _ROWS = LAYOUT.place_rows
 _COLS = LAYOUT.place_cols
@@ -215,7 +228,7 @@ def find_recipe(player: Any, card: int) -> Any:
 
 
 def knob_of_side(position: Any, side: int) -> int:
-    return position.meat_knob if side == pb.GRILL_SIDE_MEAT else position.veggie_knob
+    return position.meat_knob if side == GRILL_SIDE_MEAT else position.veggie_knob
 
 
 def advance_by(position: Any, placement: geo.Placement, side: int) -> int:
@@ -228,9 +241,9 @@ def sides_of(placement: geo.Placement) -> list[int]:
     """The knobs that may cook (or be turned for) a tile lying at `placement`."""
     out = []
     if placement.sides & geo.MEAT:
-        out.append(pb.GRILL_SIDE_MEAT)
+        out.append(GRILL_SIDE_MEAT)
     if placement.sides & geo.VEGGIE:
-        out.append(pb.GRILL_SIDE_VEGGIE)
+        out.append(GRILL_SIDE_VEGGIE)
     return out
 
 

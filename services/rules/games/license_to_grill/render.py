@@ -20,6 +20,12 @@ from services.rules.games.license_to_grill.content import (
     recipe_name,
 )
 from sizzle.games.license_to_grill.v1 import license_to_grill_pb2 as pb
+from sizzle.games.license_to_grill.v1.license_to_grill_pb2 import (  # enum values: module globals are fast
+    END_REASON_DISHES_SERVED,
+    SPOT_GRILL,
+    SPOT_PREPARE,
+    SPOT_REST,
+)
 
 LABELS = string.ascii_uppercase + string.ascii_lowercase
 
@@ -43,9 +49,9 @@ def _grid(rows: int, cols: int, pieces: list[tuple[str, geo.Placement]], blank: 
 
 def _recipe_lines(rip: Any) -> list[str]:
     recipe = RECIPES[rip.card]
-    if rip.spot == pb.SPOT_PREPARE:
+    if rip.spot == SPOT_PREPARE:
         where = "prepare area"
-    elif rip.spot == pb.SPOT_REST:
+    elif rip.spot == SPOT_REST:
         where = "rest area"
     else:
         section = kit.grill_placement(rip).section
@@ -94,7 +100,7 @@ def render_view(view: Any) -> str:
     pieces, legend = [], []
     for seat, player in enumerate(view.players):
         for rip in player.recipes:
-            if rip.spot == pb.SPOT_GRILL:
+            if rip.spot == SPOT_GRILL:
                 label = LABELS[len(pieces) % len(LABELS)]
                 pieces.append((label, kit.grill_placement(rip)))
                 legend.append(f"{label} = {recipe_name(rip.card)} (seat {seat})")
@@ -139,7 +145,7 @@ def render_view(view: Any) -> str:
         lines.append("  ruined: " + ", ".join(recipe_name(c) for c in view.ruined))
 
     if view.core.game_over:
-        reason = "dishes served" if view.end_reason == pb.END_REASON_DISHES_SERVED else "coolers empty"
+        reason = "dishes served" if view.end_reason == END_REASON_DISHES_SERVED else "coolers empty"
         lines.append(f"  final table ({reason}):")
         lines.append(f"    {'rank':<5} {'seat':<5} {'score':>6} {'dishes':>7} {'largest':>8}")
         for rank, seat, score, dishes, largest in standings(view):

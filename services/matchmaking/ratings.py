@@ -1,0 +1,190 @@
+"""Ratings: OpenSkill (Plackett-Luce, free-for-all over any number of seats) per player and game,
+bots rated per difficulty, and the keeper that learns over gRPC when each formed match ends and
+rates it exactly once (the store's per-match marker guards it; replicas share the watch queue)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import grpc
+from openskill.models import PlackettLuce
+
+from services.kit.config import Config
+from services.matchmaking.model import BOT_PREFIX, RatingRecord, RatingWrite
+from services.matchmaking.store import CONFLICT, MatchmakingStore, wall_ms
+from sizzle.match.v1 import match_service_pb2 as mpb
+
+log = logging.getLogger("sizzle.matchmaking.ratings")
+MODEL = PlackettLuce()
+START = RatingRecord(MODEL.mu, MODEL.sigma)
+# Where a difficulty's bots start before any rated match: below, at and above a new player.
+BOT_START = {
+    mpb.DIFFICULTY_EASY: RatingRecord(MODEL.mu - 7, 4.0),
+    mpb.DIFFICULTY_MEDIUM: RatingRecord(MODEL.mu, 4.0),
+    mpb.DIFFICULTY_HARD: RatingRecord(MODEL.mu + 7, 4.0),
+}
+DIFFICULTIES = tuple(BOT_START)
+# A rating keeper's hold on a pending match; renewed every tick while it watches.
+WATCH_LEASE_MS = 15_000
+WATCH_STREAM_SECONDS = 30.0
+TICK_SECONDS = 0.5
+
+
+def bot_id(difficulty: int) -> str:
+    return BOT_PREFIX + mpb.Difficulty.Name(difficulty or mpb.DIFFICULTY_MEDIUM).removeprefix("DIFFICULTY_").lower()
+
+
+def bot_difficulty(player_id: str) -> int | None:
+    for difficulty in DIFFICULTIES:
+        if bot_id(difficulty) == player_id:
+            return difficulty
+    return None
+
+
+def record_of(player_id: str, raw: str | None) -> RatingRecord:
+    if raw:
+        return RatingRecord.decode(raw)
+    difficulty = bot_difficulty(player_id)
+    if difficulty is not None:
+        start = BOT_START[difficulty]
+        return RatingRecord(start.mu, start.sigma, 0, f"{bot_id(difficulty).removeprefix(BOT_PREFIX)} bot")
+    return START
+
+
+def choose_difficulty(people: Sequence[float], bots: dict[int, RatingRecord]) -> int:
+    """The difficulty whose bots' rating is nearest the mean rating of the people at the table."""
+    mean = sum(people) / len(people)
+    return min(DIFFICULTIES, key=lambda d: (abs(bots[d].mu - mean), d))
+
+
+def seat_entities(match: mpb.Match) -> list[str]:
+    """Who each seat's result counts for: the person who held it (even when a bot finished it for
+    them after they left), else the bots of its difficulty."""
+    return [seat.player_id if seat.player_id else bot_id(seat.difficulty) for seat in match.seats]
+
+
+def rate_table(entities: Sequence[str], ranks: Sequence[int], current: dict[str, RatingRecord],
+               names: dict[str, str]) -> dict[str, RatingRecord]:
+    """New ratings after one game. Each seat is its own team; an entity on several seats (two bots of
+    one difficulty) takes the mean of its seats' updates."""
+    teams = [[MODEL.rating(mu=current[e].mu, sigma=current[e].sigma)] for e in entities]
+    rated = MODEL.rate(teams, ranks=list(ranks))
+    sums: dict[str, list[float]] = {}
+    for entity, team in zip(entities, rated, strict=True):
+        total = sums.setdefault(entity, [0.0, 0.0, 0.0])
+        total[0] += team[0].mu
+        total[1] += team[0].sigma
+        total[2] += 1
+    return {
+        e: RatingRecord(mu / n, sigma / n, current[e].matches + 1, names.get(e) or current[e].name)
+        for e, (mu, sigma, n) in sums.items()
+    }
+
+
+async def rate_match(store: MatchmakingStore, match: mpb.Match, keep_ms: int, attempts: int = 50) -> str:
+    """Rates a finished match once: reads, computes, compare-and-sets, again on a conflict."""
+    results = {r.seat: r.rank for r in match.outcome.results}
+    entities = seat_entities(match)
+    if len(entities) < 2 or set(results) != set(range(len(entities))):
+        return "unrated"
+    ranks = [results[s] for s in range(len(entities))]
+    names = {seat.player_id: seat.display_name for seat in match.seats if seat.player_id}
+    unique = list(dict.fromkeys(entities))
+    for _ in range(attempts):
+        raws = await store.get_ratings(match.game_id, unique)
+        current = {e: record_of(e, raws.get(e)) for e in unique}
+        new = rate_table(entities, ranks, current, names)
+        writes = [RatingWrite(e, raws.get(e, ""), new[e]) for e in unique]
+        result = await store.apply_ratings(match.game_id, match.match_id, writes, keep_ms)
+        if result != CONFLICT:
+            return result
+        await asyncio.sleep(0.01)
+    raise RuntimeError(f"ratings of {match.match_id} kept conflicting")
+
+
+class RatingKeeper:
+    """Watches the matches the matchmaker formed until they finish, then rates them. The watch queue
+    lives in the store: a replica leases the matches it watches, and when it dies another takes them."""
+
+    def __init__(self, config: Config, store: MatchmakingStore, stub: Any,
+                 clock: Callable[[], int] = wall_ms, max_watches: int = 2_000) -> None:
+        self.config = config
+        self.store = store
+        self.stub = stub
+        self.clock = clock
+        self.max_watches = max_watches
+        self._active: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self.keep_ms = max(config.replay_ttl_seconds, 3600) * 1000
+
+    async def track(self, game_id: str, match_id: str) -> None:
+        await self.store.add_pending(game_id, match_id, self.clock())
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("rating keeper tick failed")
+            await asyncio.sleep(TICK_SECONDS)
+
+    async def tick(self) -> None:
+        now = self.clock()
+        until = now + WATCH_LEASE_MS
+        await self.store.renew_pending(list(self._active), until)
+        free = self.max_watches - len(self._active)
+        if free <= 0:
+            return
+        for key in await self.store.claim_pending(now, until, free):
+            if key not in self._active:
+                task = asyncio.create_task(self._watch(*key))
+                self._active[key] = task
+                task.add_done_callback(lambda _, k=key: self._active.pop(k, None))  # type: ignore[misc]
+
+    async def _watch(self, game_id: str, match_id: str) -> None:
+        try:
+            match = await self._wait_finished(match_id)
+            if match is not None:
+                result = await rate_match(self.store, match, self.keep_ms)
+                log.info("match %s of %s: ratings %s", match_id, game_id, result)
+            await self.store.drop_pending(game_id, match_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # left in the queue: its lease lapses and a keeper tries again
+            log.exception("rating of %s failed", match_id)
+
+    async def _wait_finished(self, match_id: str) -> mpb.Match | None:
+        """The match once FINISHED (GetMatch, then WatchMatch from its version); None once unknown."""
+        timeout = self.config.call_timeout_seconds
+        while True:
+            try:
+                got = await self.stub.GetMatch(mpb.GetMatchRequest(match_id=match_id), timeout=timeout)
+                if got.match.status == mpb.MATCH_STATUS_FINISHED:
+                    return got.match  # type: ignore[no-any-return]
+                stream = self.stub.WatchMatch(mpb.WatchMatchRequest(match_id=match_id, from_version=got.match.version),
+                                              timeout=WATCH_STREAM_SECONDS)
+                try:
+                    async for update in stream:
+                        if update.match.status == mpb.MATCH_STATUS_FINISHED:
+                            return update.match  # type: ignore[no-any-return]
+                finally:
+                    stream.cancel()
+            except grpc.aio.AioRpcError as error:
+                if error.code() == grpc.StatusCode.NOT_FOUND:
+                    return None
+                if error.code() not in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED):
+                    log.info("watching %s: %s; again shortly", match_id, error.code().name)
+                    await asyncio.sleep(1.0)
+
+    async def stop(self) -> None:
+        for task in list(self._active.values()):
+            task.cancel()
+        for task in list(self._active.values()):
+            with contextlib.suppress(BaseException):
+                await task
+

@@ -1,0 +1,562 @@
+"""The Redis matchmaking store.
+
+Every key of a pool shares the hash tag {mm:<game>}, so each script below touches one slot and runs
+unchanged on a Redis Cluster (a game's pool lives on one node):
+  <prefix>:mm:{mm:<game>}:t:<ticket>    hash: d (Ticket bytes), s (state), f (formation), r (rating),
+                                        c (created ms), x (wait deadline ms), e (expiry ms), p (player),
+                                        m (match), a (Assignment bytes); expires on its own (PEXPIRE)
+  <prefix>:mm:{mm:<game>}:p:<player>    the player's live ticket of the game (expires with it)
+  <prefix>:mm:{mm:<game>}:by_rating     sorted set: waiting ticket by rating (mu)
+  <prefix>:mm:{mm:<game>}:by_time       sorted set: waiting ticket by creation
+  <prefix>:mm:{mm:<game>}:by_deadline   sorted set: waiting ticket by wait deadline
+  <prefix>:mm:{mm:<game>}:lease         the replica working the pool (SET PX)
+  <prefix>:mm:{mm:<game>}:forming       hash: formation id -> claimed group (JSON)
+  <prefix>:mm:{mm:<game>}:w:<ticket>    pub/sub channel, a message per change of the ticket
+Ratings, per game under {rt:<game>}: :ratings (hash player -> JSON), :board (sorted set by ordinal,
+people only), :rated:<match> (the once-per-match marker). Matches awaiting their rating:
+<prefix>:mm:rating_queue (sorted set "game/match" by the time its watcher's lease runs out).
+No path scans the keyspace; index entries whose ticket expired on its own are dropped when read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from services.kit.errors import GameError
+from services.matchmaking.model import WAITING, Formation, RatingRecord, RatingWrite, game_of, is_bot, public
+from services.matchmaking.store import (
+    APPLIED,
+    CLAIMED,
+    CONFLICT,
+    DONE,
+    GONE,
+    LEASE_LOST,
+    ChangeWaiter,
+    MatchmakingStore,
+    StoredTicket,
+    split_pending,
+)
+from sizzle.common.v1 import common_pb2
+from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
+
+log = logging.getLogger("sizzle.matchmaking.redis")
+TRANSIENT = (RedisConnectionError, RedisTimeoutError, OSError)
+
+# Index keys are always KEYS[n..n+2] = by_rating, by_time, by_deadline; ARGV[1] is the pool's key
+# base ("<prefix>:mm:{mm:<game>}:"), from which a script names ticket, player and channel keys of the
+# same slot. States: 1 waiting, 2 assigned, 3 cancelled, 9 forming.
+_LIB = """
+local function unindex(k, id)
+  redis.call('ZREM', KEYS[k], id); redis.call('ZREM', KEYS[k + 1], id); redis.call('ZREM', KEYS[k + 2], id)
+end
+local function free_slot(base, id, player)
+  local pk = base .. 'p:' .. player
+  if redis.call('GET', pk) == id then redis.call('DEL', pk) end
+end
+local function put_back(k, base, fid, ids)
+  for _, id in ipairs(ids) do
+    local tk = base .. 't:' .. id
+    local v = redis.call('HMGET', tk, 's', 'f', 'r', 'c', 'x')
+    if v[1] == '9' and v[2] == fid then
+      redis.call('HSET', tk, 's', '1', 'f', '')
+      redis.call('ZADD', KEYS[k], v[3], id); redis.call('ZADD', KEYS[k + 1], v[4], id)
+      redis.call('ZADD', KEYS[k + 2], v[5], id)
+      redis.call('PUBLISH', base .. 'w:' .. id, '1')
+    end
+  end
+end
+"""
+
+# KEYS: ticket, player slot, indexes. ARGV: base, id, data, rating, created, deadline, expires, player, keep ms.
+CREATE = _LIB + """
+local cur = redis.call('GET', KEYS[2])
+if cur then
+  local s = redis.call('HGET', ARGV[1] .. 't:' .. cur, 's')
+  if s == '1' or s == '9' then return cur end
+end
+redis.call('HSET', KEYS[1], 'd', ARGV[3], 's', '1', 'f', '', 'r', ARGV[4], 'c', ARGV[5], 'x', ARGV[6],
+           'e', ARGV[7], 'p', ARGV[8])
+redis.call('PEXPIRE', KEYS[1], ARGV[9])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[9])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[2]); redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
+redis.call('ZADD', KEYS[5], ARGV[6], ARGV[2])
+return ''
+"""
+
+# KEYS: ticket, indexes. ARGV: base, id, now, result ttl ms.
+CANCEL = _LIB + """
+local v = redis.call('HMGET', KEYS[1], 's', 'p')
+if not v[1] then return false end
+if v[1] == '1' or v[1] == '9' then
+  redis.call('HSET', KEYS[1], 's', '3', 'f', '', 'u', ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  unindex(2, ARGV[2])
+  free_slot(ARGV[1], ARGV[2], v[2])
+  redis.call('PUBLISH', ARGV[1] .. 'w:' .. ARGV[2], '3')
+end
+return redis.call('HMGET', KEYS[1], 'd', 's', 'a')
+"""
+
+# KEYS: lease. ARGV: holder, ttl ms.
+LEASE = """
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if not v then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0
+"""
+
+UNLEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+# KEYS: lease, forming, indexes. ARGV: base, holder, formation id, formation JSON, ticket ids...
+CLAIM = _LIB + """
+if redis.call('GET', KEYS[1]) ~= ARGV[2] then return -1 end
+for i = 5, #ARGV do
+  if redis.call('HGET', ARGV[1] .. 't:' .. ARGV[i], 's') ~= '1' then return i - 4 end
+end
+for i = 5, #ARGV do
+  redis.call('HSET', ARGV[1] .. 't:' .. ARGV[i], 's', '9', 'f', ARGV[3])
+  unindex(3, ARGV[i])
+end
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+return 0
+"""
+
+# KEYS: forming. ARGV: formation id, formation JSON.
+RECORD = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+# KEYS: forming, indexes. ARGV: base, formation id, match id, now, result ttl ms, then (ticket id,
+# Assignment bytes) pairs.
+ASSIGN = _LIB + """
+local ok = true
+local ids = {}
+for i = 6, #ARGV, 2 do
+  ids[#ids + 1] = ARGV[i]
+  local v = redis.call('HMGET', ARGV[1] .. 't:' .. ARGV[i], 's', 'f', 'm')
+  if not ((v[1] == '9' and v[2] == ARGV[2]) or (v[1] == '2' and v[3] == ARGV[3])) then ok = false end
+end
+if not ok then
+  put_back(2, ARGV[1], ARGV[2], ids)
+  redis.call('HDEL', KEYS[1], ARGV[2])
+  return 0
+end
+for i = 6, #ARGV, 2 do
+  local id = ARGV[i]
+  local tk = ARGV[1] .. 't:' .. id
+  local v = redis.call('HMGET', tk, 's', 'p')
+  if v[1] == '9' then
+    redis.call('HSET', tk, 's', '2', 'f', '', 'm', ARGV[3], 'a', ARGV[i + 1], 'u', ARGV[4])
+    redis.call('PEXPIRE', tk, ARGV[5])
+    free_slot(ARGV[1], id, v[2])
+    redis.call('PUBLISH', ARGV[1] .. 'w:' .. id, '2')
+  end
+end
+redis.call('HDEL', KEYS[1], ARGV[2])
+return 1
+"""
+
+# KEYS: forming, indexes. ARGV: base, formation id, ticket ids...
+RELEASE = _LIB + """
+local ids = {}
+for i = 3, #ARGV do ids[#ids + 1] = ARGV[i] end
+put_back(2, ARGV[1], ARGV[2], ids)
+redis.call('HDEL', KEYS[1], ARGV[2])
+return 0
+"""
+
+# KEYS: ticket, indexes. ARGV: base, id, now.
+EXPIRE = _LIB + """
+local v = redis.call('HMGET', KEYS[1], 's', 'p', 'e')
+if not v[1] then unindex(2, ARGV[2]) return 1 end
+if v[1] ~= '1' or tonumber(v[3]) > tonumber(ARGV[3]) then return 0 end
+redis.call('DEL', KEYS[1])
+unindex(2, ARGV[2])
+free_slot(ARGV[1], ARGV[2], v[2])
+redis.call('PUBLISH', ARGV[1] .. 'w:' .. ARGV[2], '4')
+return 1
+"""
+
+# KEYS: ratings, board, rated marker. ARGV: keep ms, then (player, expected raw, new raw, ordinal or '').
+APPLY_RATINGS = """
+if redis.call('EXISTS', KEYS[3]) == 1 then return 2 end
+for i = 2, #ARGV, 4 do
+  if (redis.call('HGET', KEYS[1], ARGV[i]) or '') ~= ARGV[i + 1] then return 0 end
+end
+for i = 2, #ARGV, 4 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
+  if ARGV[i + 3] ~= '' then redis.call('ZADD', KEYS[2], ARGV[i + 3], ARGV[i]) end
+end
+redis.call('SET', KEYS[3], '1', 'PX', ARGV[1])
+return 1
+"""
+
+# KEYS: queue. ARGV: now, until, limit.
+CLAIM_PENDING = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
+for _, m in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], m) end
+return due
+"""
+
+
+def _unavailable(exc: BaseException) -> GameError:
+    return GameError(common_pb2.ERROR_REASON_STORE_UNAVAILABLE, f"the matchmaking store is unavailable: {exc}")
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class _Notifier:
+    """One pub/sub connection per process fans ticket-change messages out to local watchers."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._client = client
+        self._pubsub: Any = None
+        self._waiters: dict[str, set[_RedisWaiter]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # reconnects on the next read; watchers also re-read on a timer
+                log.warning("pub/sub read failed: %s", exc)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            for waiter in self._waiters.get(_text(message["channel"]), ()):
+                waiter.event.set()
+
+    async def subscribe(self, channel: str, waiter: _RedisWaiter) -> None:
+        async with self._lock:
+            if self._pubsub is None:
+                self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+                await self._pubsub.subscribe("sizzle-mm-notifier-start")
+                self._task = asyncio.create_task(self._read())
+            waiters = self._waiters.setdefault(channel, set())
+            waiters.add(waiter)
+            if len(waiters) == 1:
+                await self._pubsub.subscribe(channel)
+
+    async def unsubscribe(self, channel: str, waiter: _RedisWaiter) -> None:
+        async with self._lock:
+            waiters = self._waiters.get(channel, set())
+            waiters.discard(waiter)
+            if not waiters:
+                self._waiters.pop(channel, None)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.unsubscribe(channel)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self._client.aclose()
+
+
+class _RedisWaiter(ChangeWaiter):
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+
+    async def wait(self, timeout: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.event.wait(), timeout)
+        self.event.clear()
+
+
+class RedisMatchmakingStore(MatchmakingStore):
+    kind = "redis"
+
+    def __init__(self, url: str, prefix: str, cluster: bool = False) -> None:
+        self.prefix = prefix
+        self.client: Any
+        if cluster:
+            self.client = RedisCluster.from_url(url)
+        else:
+            pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
+            self.client = aioredis.Redis(connection_pool=pool)
+        self._notifier = _Notifier(aioredis.Redis.from_url(url))
+        self._scripts = {name: self.client.register_script(body) for name, body in (
+            ("create", CREATE), ("cancel", CANCEL), ("lease", LEASE), ("unlease", UNLEASE), ("claim", CLAIM),
+            ("record", RECORD), ("assign", ASSIGN), ("release", RELEASE), ("expire", EXPIRE),
+            ("apply_ratings", APPLY_RATINGS), ("claim_pending", CLAIM_PENDING))}
+
+    async def _run(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return await self._scripts[script](keys=keys, args=args)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    # ---------------------------------------------------------------- keys
+    def _base(self, game_id: str) -> str:
+        return f"{self.prefix}:mm:{{mm:{game_id}}}:"
+
+    def _indexes(self, game_id: str) -> list[str]:
+        base = self._base(game_id)
+        return [base + "by_rating", base + "by_time", base + "by_deadline"]
+
+    def _rating_base(self, game_id: str) -> str:
+        return f"{self.prefix}:mm:{{rt:{game_id}}}:"
+
+    @property
+    def _queue(self) -> str:
+        return f"{self.prefix}:mm:rating_queue"
+
+    # ---------------------------------------------------------------- tickets
+    async def create_ticket(self, ticket: mmpb.Ticket, keep_ms: int) -> str:
+        base = self._base(ticket.game_id)
+        result = await self._run("create", [base + "t:" + ticket.ticket_id, base + "p:" + ticket.player_id,
+                                            *self._indexes(ticket.game_id)], [
+            base, ticket.ticket_id, public(ticket, WAITING).SerializeToString(), repr(ticket.rating),
+            ticket.created_unix_ms, ticket.wait_deadline_unix_ms, ticket.expires_unix_ms, ticket.player_id, keep_ms])
+        return _text(result)
+
+    @staticmethod
+    def _compose(data: Any, state: Any, assignment: Any) -> StoredTicket:
+        ticket = mmpb.Ticket.FromString(data)
+        return StoredTicket(public(ticket, int(state), assignment or b""), int(state))
+
+    async def get_ticket(self, ticket_id: str) -> StoredTicket | None:
+        game_id = game_of(ticket_id)
+        if game_id is None:
+            return None
+        try:
+            data, state, assignment = await self.client.hmget(self._base(game_id) + "t:" + ticket_id, "d", "s", "a")
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return None if data is None else self._compose(data, state, assignment)
+
+    async def cancel_ticket(self, ticket_id: str, now_ms: int, result_ttl_ms: int) -> StoredTicket | None:
+        game_id = game_of(ticket_id)
+        if game_id is None:
+            return None
+        base = self._base(game_id)
+        row = await self._run("cancel", [base + "t:" + ticket_id, *self._indexes(game_id)],
+                              [base, ticket_id, now_ms, result_ttl_ms])
+        return None if not row else self._compose(*row)
+
+    @asynccontextmanager
+    async def changes(self, ticket_id: str) -> AsyncIterator[ChangeWaiter]:
+        game_id = game_of(ticket_id) or "-"
+        channel = self._base(game_id) + "w:" + ticket_id
+        waiter = _RedisWaiter()
+        try:
+            await self._notifier.subscribe(channel, waiter)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        try:
+            yield waiter
+        finally:
+            await self._notifier.unsubscribe(channel, waiter)
+
+    # ---------------------------------------------------------------- pools
+    async def acquire_lease(self, game_id: str, holder: str, ttl_ms: int) -> bool:
+        return bool(await self._run("lease", [self._base(game_id) + "lease"], [holder, ttl_ms]))
+
+    async def release_lease(self, game_id: str, holder: str) -> None:
+        await self._run("unlease", [self._base(game_id) + "lease"], [holder])
+
+    async def waiting_count(self, game_id: str) -> int:
+        try:
+            return int(await self.client.zcard(self._base(game_id) + "by_time"))
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def _waiting(self, game_id: str, ids: Sequence[Any]) -> list[mmpb.Ticket]:
+        """The waiting tickets among ids, in order; index entries of vanished tickets are dropped."""
+        if not ids:
+            return []
+        base = self._base(game_id)
+        names = [_text(i) for i in ids]
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for name in names:
+                    pipe.hmget(base + "t:" + name, "d", "s")
+                rows = await pipe.execute()
+            out = []
+            gone = []
+            for name, (data, state) in zip(names, rows, strict=True):
+                if data is None:
+                    gone.append(name)
+                elif int(state) == WAITING:
+                    out.append(mmpb.Ticket.FromString(data))
+            if gone:
+                for key in self._indexes(game_id):
+                    await self.client.zrem(key, *gone)
+            return out
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def oldest(self, game_id: str, limit: int) -> list[mmpb.Ticket]:
+        try:
+            ids = await self.client.zrange(self._base(game_id) + "by_time", 0, limit - 1)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return await self._waiting(game_id, ids)
+
+    async def due(self, game_id: str, now_ms: int, limit: int) -> list[mmpb.Ticket]:
+        try:
+            ids = await self.client.zrangebyscore(self._base(game_id) + "by_deadline", "-inf", now_ms,
+                                                  start=0, num=limit)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return await self._waiting(game_id, ids)
+
+    async def nearest(self, game_id: str, queries: Sequence[tuple[float, float]],
+                      per_side: int) -> list[list[mmpb.Ticket]]:
+        key = self._base(game_id) + "by_rating"
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for rating, window in queries:
+                    pipe.zrangebyscore(key, rating, rating + window, start=0, num=per_side)
+                    pipe.zrevrangebyscore(key, rating, rating - window, start=0, num=per_side)
+                rows = await pipe.execute()
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        groups = [list(dict.fromkeys(_text(i) for i in rows[2 * q] + rows[2 * q + 1])) for q in range(len(queries))]
+        unique = list(dict.fromkeys(i for group in groups for i in group))
+        tickets = {t.ticket_id: t for t in await self._waiting(game_id, unique)}
+        return [[tickets[i] for i in group if i in tickets] for group in groups]
+
+    async def claim(self, game_id: str, formation: Formation) -> str:
+        base = self._base(game_id)
+        code = int(await self._run("claim", [base + "lease", base + "forming", *self._indexes(game_id)],
+                                   [base, formation.holder, formation.formation_id, formation.encode(),
+                                    *formation.ticket_ids]))
+        return CLAIMED if code == 0 else LEASE_LOST if code < 0 else GONE
+
+    async def record_match(self, game_id: str, formation: Formation) -> bool:
+        return bool(await self._run("record", [self._base(game_id) + "forming"],
+                                    [formation.formation_id, formation.encode()]))
+
+    async def assign(self, game_id: str, formation: Formation, now_ms: int, result_ttl_ms: int) -> bool:
+        base = self._base(game_id)
+        pairs: list[Any] = []
+        for ticket_id in formation.ticket_ids:
+            pairs += [ticket_id, formation.assignments.get(ticket_id, b"")]
+        return bool(await self._run("assign", [base + "forming", *self._indexes(game_id)],
+                                    [base, formation.formation_id, formation.match_id, now_ms, result_ttl_ms,
+                                     *pairs]))
+
+    async def release(self, game_id: str, formation: Formation) -> None:
+        base = self._base(game_id)
+        await self._run("release", [base + "forming", *self._indexes(game_id)],
+                        [base, formation.formation_id, *formation.ticket_ids])
+
+    async def formations(self, game_id: str) -> list[Formation]:
+        try:
+            rows = await self.client.hgetall(self._base(game_id) + "forming")
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return [Formation.decode(_text(k), v) for k, v in rows.items()]
+
+    async def expire(self, game_id: str, ticket_id: str, now_ms: int) -> bool:
+        base = self._base(game_id)
+        return bool(await self._run("expire", [base + "t:" + ticket_id, *self._indexes(game_id)],
+                                    [base, ticket_id, now_ms]))
+
+    # ---------------------------------------------------------------- ratings
+    async def get_ratings(self, game_id: str, player_ids: Sequence[str]) -> dict[str, str]:
+        if not player_ids:
+            return {}
+        try:
+            rows = await self.client.hmget(self._rating_base(game_id) + "ratings", list(player_ids))
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return {p: _text(raw) for p, raw in zip(player_ids, rows, strict=True) if raw is not None}
+
+    async def apply_ratings(self, game_id: str, match_id: str, writes: Sequence[RatingWrite], keep_ms: int) -> str:
+        base = self._rating_base(game_id)
+        args: list[Any] = [keep_ms]
+        for write in writes:
+            args += [write.player_id, write.expected, write.new.encode(),
+                     "" if is_bot(write.player_id) else repr(write.new.ordinal)]
+        code = int(await self._run("apply_ratings", [base + "ratings", base + "board", base + "rated:" + match_id],
+                                   args))
+        return {0: CONFLICT, 1: APPLIED, 2: DONE}[code]
+
+    async def put_rating(self, game_id: str, player_id: str, record: RatingRecord) -> None:
+        base = self._rating_base(game_id)
+        try:
+            await self.client.hset(base + "ratings", player_id, record.encode())
+            if not is_bot(player_id):
+                await self.client.zadd(base + "board", {player_id: record.ordinal})
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def leaderboard(self, game_id: str, start: int, count: int) -> list[tuple[str, str]]:
+        base = self._rating_base(game_id)
+        try:
+            ids = [_text(i) for i in await self.client.zrevrange(base + "board", start, start + count - 1)]
+            raws = await self.client.hmget(base + "ratings", ids) if ids else []
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return [(p, _text(raw)) for p, raw in zip(ids, raws, strict=True) if raw is not None]
+
+    async def board_size(self, game_id: str) -> int:
+        try:
+            return int(await self.client.zcard(self._rating_base(game_id) + "board"))
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def rank(self, game_id: str, player_id: str) -> int | None:
+        try:
+            found = await self.client.zrevrank(self._rating_base(game_id) + "board", player_id)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return None if found is None else int(found)
+
+    # ---------------------------------------------------------------- pending ratings
+    async def add_pending(self, game_id: str, match_id: str, due_ms: int) -> None:
+        try:
+            await self.client.zadd(self._queue, {f"{game_id}/{match_id}": due_ms}, nx=True)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def claim_pending(self, now_ms: int, until_ms: int, limit: int) -> list[tuple[str, str]]:
+        rows = await self._run("claim_pending", [self._queue], [now_ms, until_ms, limit])
+        return [split_pending(_text(r)) for r in rows]
+
+    async def renew_pending(self, items: Sequence[tuple[str, str]], until_ms: int) -> None:
+        if not items:
+            return
+        try:
+            await self.client.zadd(self._queue, {f"{g}/{m}": until_ms for g, m in items}, xx=True)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def drop_pending(self, game_id: str, match_id: str) -> None:
+        try:
+            await self.client.zrem(self._queue, f"{game_id}/{match_id}")
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def close(self) -> None:
+        await self._notifier.close()
+        with contextlib.suppress(Exception):
+            await self.client.aclose()

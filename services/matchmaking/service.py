@@ -1,0 +1,45 @@
+"""sizzle.matchmaking.v1.MatchmakingService: a thin servicer that authenticates and calls tickets.py."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from services.match.service import caller
+from services.match.tokens import TokenSigner
+from services.matchmaking.tickets import Tickets
+from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
+from sizzle.matchmaking.v1 import matchmaking_service_pb2_grpc
+
+MATCHMAKING_SERVICE = mmpb.DESCRIPTOR.services_by_name["MatchmakingService"].full_name
+
+
+class MatchmakingServicer(matchmaking_service_pb2_grpc.MatchmakingServiceServicer):
+    def __init__(self, tickets: Tickets, signer: TokenSigner) -> None:
+        self.tickets = tickets
+        self.signer = signer
+
+    async def CreateTicket(self, request: mmpb.CreateTicketRequest, context: Any) -> mmpb.CreateTicketResponse:
+        ticket = await self.tickets.create(caller(self.signer, context), request)
+        return mmpb.CreateTicketResponse(ticket=ticket)
+
+    async def GetTicket(self, request: mmpb.GetTicketRequest, context: Any) -> mmpb.GetTicketResponse:
+        return mmpb.GetTicketResponse(ticket=await self.tickets.get(caller(self.signer, context), request.ticket_id))
+
+    async def WatchTicket(self, request: mmpb.WatchTicketRequest,
+                          context: Any) -> AsyncIterator[mmpb.WatchTicketResponse]:
+        async for ticket in self.tickets.watch(caller(self.signer, context), request.ticket_id):
+            yield mmpb.WatchTicketResponse(ticket=ticket)
+
+    async def CancelTicket(self, request: mmpb.CancelTicketRequest, context: Any) -> mmpb.CancelTicketResponse:
+        ticket = await self.tickets.cancel(caller(self.signer, context), request.ticket_id)
+        return mmpb.CancelTicketResponse(ticket=ticket)
+
+    async def GetRating(self, request: mmpb.GetRatingRequest, context: Any) -> mmpb.GetRatingResponse:
+        identity = caller(self.signer, context, required=not request.player_id)
+        return mmpb.GetRatingResponse(rating=await self.tickets.rating(identity, request))
+
+    async def ListLeaderboard(self, request: mmpb.ListLeaderboardRequest,
+                              context: Any) -> mmpb.ListLeaderboardResponse:
+        identity = caller(self.signer, context, required=request.around_me)
+        return await self.tickets.leaderboard(identity, request)

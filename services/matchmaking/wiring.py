@@ -1,0 +1,70 @@
+"""Builds the matchmaking service for services.app.create_server: the servicer, and the matchmaker
+loop and rating keeper that `start` runs beside it (against the MatchService at match_target)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from services.kit.config import Config
+from services.kit.server import Registration
+from services.match.tokens import TokenSigner
+from services.matchmaking.creator import GrpcMatchCreator
+from services.matchmaking.matchmaker import Matchmaker
+from services.matchmaking.ratings import RatingKeeper
+from services.matchmaking.service import MATCHMAKING_SERVICE, MatchmakingServicer
+from services.matchmaking.store import MatchmakingStore, MemoryMatchmakingStore
+from services.matchmaking.tickets import Tickets
+from sizzle.matchmaking.v1 import matchmaking_service_pb2_grpc
+
+log = logging.getLogger("sizzle.matchmaking")
+
+
+def build_store(config: Config) -> MatchmakingStore:
+    if config.redis_url:
+        from services.matchmaking.redis_store import RedisMatchmakingStore
+
+        return RedisMatchmakingStore(config.redis_url, config.redis_prefix, cluster=bool(config.redis_cluster))
+    return MemoryMatchmakingStore()
+
+
+class MatchmakingApp:
+    """The servicer's registration plus the background loops, started after the server binds."""
+
+    def __init__(self, config: Config, store: MatchmakingStore) -> None:
+        self.config = config
+        self.store = store
+        self.tickets = Tickets(config, store)
+        signer = TokenSigner(config.token_key, config.token_ttl_seconds)
+        self.registrations = [Registration(matchmaking_service_pb2_grpc.add_MatchmakingServiceServicer_to_server,
+                                           MatchmakingServicer(self.tickets, signer), MATCHMAKING_SERVICE)]
+        self.creator: GrpcMatchCreator | None = None
+        self.keeper: RatingKeeper | None = None
+        self.matchmaker: Matchmaker | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self, match_target: str) -> None:
+        self.creator = GrpcMatchCreator(self.config, match_target)
+        self.keeper = RatingKeeper(self.config, self.store, self.creator.stub)
+        self.matchmaker = Matchmaker(self.config, self.store, self.creator, self.keeper)
+        self._tasks = [asyncio.create_task(self.matchmaker.run()), asyncio.create_task(self.keeper.run())]
+        log.info("matchmaker %s started against the match service at %s", self.matchmaker.holder, match_target)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        if self.keeper is not None:
+            await self.keeper.stop()
+        if self.matchmaker is not None:
+            await self.matchmaker.release_leases()  # another replica takes the pools at once
+        if self.creator is not None:
+            await self.creator.close()
+        await self.store.close()
+
+
+def build_matchmaking(config: Config) -> MatchmakingApp:
+    return MatchmakingApp(config, build_store(config))

@@ -17,10 +17,8 @@ from services.rules.games.hibachi.content import (
 )
 from services.rules.games.hibachi.geometry import space_bits, spaces_of
 from services.rules.games.hibachi.table import RECIPE_KINDS, chip_slot, space_cost
-from sizzle.common.v1 import common_pb2
+from sizzle.common.v1.common_pb2 import Event
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
-
-Event = common_pb2.Event
 
 
 def hand_text(hand: Any) -> str:

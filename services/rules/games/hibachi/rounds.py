@@ -7,10 +7,8 @@ from typing import Any
 
 from services.rules.games.hibachi.content import CHIP_VALUES, CONTENT, recipe_name
 from services.rules.games.hibachi.table import chips_per_round, has_chip_on_board
-from sizzle.common.v1 import common_pb2
+from sizzle.common.v1.common_pb2 import Event
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
-
-Event = common_pb2.Event
 
 
 def after_throw(state: Any) -> list[Event]:

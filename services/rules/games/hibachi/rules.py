@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -63,6 +64,18 @@ def seat_skills(options: Mapping[str, str], num_players: int) -> list[str]:
             {"option": "seat_skills"},
         )
     return [part or skills[seat] for seat, part in enumerate(parts)]
+
+
+@lru_cache(maxsize=256)
+def aim_text(x: float, y: float) -> str:
+    """The spaces an aim point is on, in words (ids aim at a few points over and over)."""
+    return ", ".join(space_name(s) for s in spaces_under_hole(x, y)) or "no space"
+
+
+@lru_cache(maxsize=4096)
+def space_bits_cached(x: float, y: float) -> int:
+    """space_bits, remembered: invariants recheck the same resting chips step after step."""
+    return space_bits(x, y)
 
 
 class Hibachi(Engine):
@@ -164,7 +177,7 @@ class Hibachi(Engine):
         v = CHIP_VALUES.index(throw.chip_value)
         slot = chip_slot(state, seat, v)
         landing = throw_chip(state, slot, throw.aim_x, throw.aim_y, state.players[seat].throw_spread, rng)
-        aimed = ", ".join(space_name(s) for s in spaces_under_hole(throw.aim_x, throw.aim_y)) or "no space"
+        aimed = aim_text(throw.aim_x, throw.aim_y)
         face = f"face up: {throw.chip_value}" if landing.face_up else "face down"
         if landing.invalid:
             where = "on the raised edge: invalid this round"
@@ -196,7 +209,7 @@ class Hibachi(Engine):
         keys = [(float(min(len(p.cooked), win)), float(p.money)) for p in state.players]
         scores = [len(p.cooked) for p in state.players]
         if any(len(p.cooked) >= win for p in state.players):
-            reason = f"{win} recipes cooked; ties among those who did go to the most money"
+            reason = f"{win} recipes cooked; among those who did, the most money wins"
         else:
             reason = f"no one cooked {win} recipes in {CONTENT.max_rounds} rounds: most recipes, then most money"
         return ranked_outcome(keys, scores, reason)
@@ -245,7 +258,7 @@ class Hibachi(Engine):
             if chip.status == pb.CHIP_STATUS_ON_BOARD:
                 x, y = chip.x, chip.y
                 assert not beyond_edge(x, y), "a valid chip lies beyond the edge"
-                assert chip.space_bits == space_bits(x, y), "a chip's spaces are stale"
+                assert chip.space_bits == space_bits_cached(x, y), "a chip's spaces are stale"
                 assert throwing or chip.face_up, "a chip in play is face down while cleaning"
                 on_board.append((x, y))
             else:

@@ -40,12 +40,16 @@ VALUE_INDEX = {value: index for index, value in enumerate(CHIP_VALUES)}
 CARD_COUNTS = [card_count(k) for k in range(K)]
 
 
-def public_chip_order(state: Any, seat: int) -> list[int]:
-    """A seat's chip slots in the order every viewer may know: by arrival on the board this round,
-    then those still in the supply. (Slot order itself follows the values, which are hidden.)"""
-    slots = list(seat_slots(seat))
-    slots.sort(key=lambda slot: (state.chips[slot].arrival if state.chips[slot].arrival >= 0 else NOT_ARRIVED, slot))
-    return slots
+def public_chip_order(chips: Any, seat: int) -> list[Any]:
+    """A seat's chips in the order every viewer may know: by arrival on the board this round, then
+    those still in the supply. (Slot order itself follows the values, which are hidden.)"""
+    keyed = []
+    for slot in seat_slots(seat):
+        chip = chips[slot]
+        arrival = chip.arrival
+        keyed.append((arrival if arrival >= 0 else NOT_ARRIVED, slot, chip))
+    keyed.sort(key=lambda item: item[:2])
+    return [chip for _, _, chip in keyed]
 
 
 def make_view(state: Any, seat: int) -> pb.View:
@@ -59,8 +63,10 @@ def make_view(state: Any, seat: int) -> pb.View:
         head_chef=state.head_chef,
         next_head_chef=state.next_head_chef,
     )
+    chips = state.chips
+    add_player, add_chip = view.players.add, view.chips.add
     for other, player in enumerate(state.players):
-        pv = view.players.add(
+        pv = add_player(
             seat=other,
             money=player.money,
             hand_size=sum(player.hand),
@@ -73,18 +79,21 @@ def make_view(state: Any, seat: int) -> pb.View:
         if other == seat:
             pv.hand.extend(player.hand)
             pv.reserve.extend(player.reserve)
-        for slot in public_chip_order(state, other):
-            chip = state.chips[slot]
-            cv = view.chips.add(
-                owner=chip.owner,
-                status=chip.status,
-                x=chip.x,
-                y=chip.y,
-                face_up=chip.face_up,
-                spaces=spaces_of(chip.space_bits),
-                arrival=chip.arrival,
-            )
-            if chip.face_up or chip.owner == seat:
+        for chip in public_chip_order(chips, other):
+            status, face_up = chip.status, chip.face_up
+            if status == pb.CHIP_STATUS_IN_SUPPLY:
+                cv = add_chip(owner=other, status=status, face_up=face_up, arrival=chip.arrival)
+            else:
+                cv = add_chip(
+                    owner=other,
+                    status=status,
+                    x=chip.x,
+                    y=chip.y,
+                    face_up=face_up,
+                    spaces=spaces_of(chip.space_bits),
+                    arrival=chip.arrival,
+                )
+            if face_up or other == seat:
                 cv.value = CHIP_VALUES[chip.value_index]
     return view
 
@@ -136,6 +145,7 @@ def observation(view: Any) -> np.ndarray:
             obs[i + recipe * RECIPE_SIZE + 2 + rel] = 1.0
     i += R * RECIPE_SIZE
     per_seat = [0] * n
+    width, height = BOARD.width, BOARD.height
     for chip in view.chips:
         owner = chip.owner
         j = i + (((owner - me) % n) * V + per_seat[owner]) * CHIP_SIZE
@@ -145,13 +155,13 @@ def observation(view: Any) -> np.ndarray:
         obs[j + STATUS_OFFSET[status]] = 1.0
         j += 1 + len(STATUSES)
         if status != pb.CHIP_STATUS_IN_SUPPLY:
-            obs[j] = chip.x / BOARD.width
-            obs[j + 1] = chip.y / BOARD.height
+            obs[j] = chip.x / width
+            obs[j + 1] = chip.y / height
+            for space in chip.spaces:
+                obs[j + 3 + V + space] = 1.0
         if chip.HasField("value"):
             obs[j + 2] = 1.0
             obs[j + 3 + VALUE_INDEX[chip.value]] = 1.0
-        for space in chip.spaces:
-            obs[j + 3 + V + space] = 1.0
     return np.array(obs, dtype=np.float32)
 
 

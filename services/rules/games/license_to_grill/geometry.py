@@ -93,7 +93,9 @@ class Placement:
 PREPARE_AREA = Area("prepare", CONTENT.prepare_area.rows, CONTENT.prepare_area.cols)
 REST_AREA = Area("rest", CONTENT.rest_area.rows, CONTENT.rest_area.cols)
 GRILL_AREA = Area("grill", GRILL_ROWS, CONTENT.grill.cols)
-TABLE_AREAS: dict[int, Area] = {n: Area(f"table{n}", len(CONTENT.tablecloth.rows), cols) for n, cols in TABLE_COLS.items()}
+TABLE_AREAS: dict[int, Area] = {
+    n: Area(f"table{n}", len(CONTENT.tablecloth.rows), cols) for n, cols in TABLE_COLS.items()
+}
 
 
 def grill_section(row: int) -> int:
@@ -136,7 +138,8 @@ def _describe(area: Area, rotation: int, row: int, col: int, cells: Shape) -> Pl
     mask = 0
     for r, c in cells:
         mask |= area.bit(r, c)
-    neighbours, touches_edge, section, sides, icons = 0, False, 0, 0, ()
+    neighbours, touches_edge, section, sides = 0, False, 0, 0
+    icons: tuple[int, ...] = ()
     if area is GRILL_AREA:
         sections = {grill_section(r) for r, _ in cells}
         if len(sections) != 1:

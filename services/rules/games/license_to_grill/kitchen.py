@@ -140,6 +140,39 @@ def choose_ids(position: Any, seat: int, kinds: set[int] | frozenset[int]) -> li
     return ids
 
 
+def any_choice(position: Any, seat: int) -> bool:
+    """Whether `seat` has any of the six actions open now (choose_ids, stopping at the first)."""
+    player = position.players[seat]
+    resting = False
+    for rip in player.recipes:
+        spot = rip.spot
+        card = rip.card
+        if spot == SPOT_PREPARE:
+            if rip.season_cubes < _SEASON[card] or geo.grill_fits(geo.GRILL_MASKS[card], position.grill_squares):
+                return True
+        elif spot == SPOT_GRILL:
+            if rip.sauce_cubes < _SAUCE[card]:
+                return True
+            if not rip.grilled_this_turn and geo.fits(geo.REST_MASKS[card], player.rest_squares):
+                return True
+        else:
+            resting = True
+    occupied = player.prepare_squares
+    for card in (*position.meat_on_show, *position.veggie_on_show):
+        if geo.fits(geo.PREPARE_MASKS[card], occupied):
+            return True
+    if resting:
+        masks = geo.TABLE_MASKS[len(position.players)]
+        for rip in player.recipes:
+            if rip.spot == SPOT_REST and geo.fits(masks[rip.card], position.table_squares):
+                return True
+    return False
+
+
+def any_move(position: Any, seat: int) -> bool:
+    return any(_can_move(position, rip) for rip in position.players[seat].recipes)
+
+
 def can_choose(position: Any, seat: int, kind: int, card: int) -> bool:
     """Whether `seat` may choose `card` for action `kind` now (the test choose_ids makes, for one id)."""
     player = position.players[seat]

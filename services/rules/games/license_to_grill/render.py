@@ -58,8 +58,10 @@ def _recipe_lines(rip: Any) -> list[str]:
         where = "warming rack" if section == geo.WARMING_RACK else "main grill"
     flags = " (grilled this turn)" if rip.grilled_this_turn else ""
     lines = [f"    {recipe.name} [{where}]{flags}  now worth {kit.dish_points(rip)}"]
-    lines.append(f"      prepare {_track(recipe.prepare, rip.prepare_cube)}"
-                 f" | season {rip.season_cubes}/{recipe.season} | sauce {rip.sauce_cubes}/{recipe.sauce}")
+    lines.append(
+        f"      prepare {_track(recipe.prepare, rip.prepare_cube)}"
+        f" | season {rip.season_cubes}/{recipe.season} | sauce {rip.sauce_cubes}/{recipe.sauce}"
+    )
     lines.append(f"      grill {_track(recipe.grill, rip.grill_cube)} | rest {_track(recipe.rest, rip.rest_cube)}")
     return lines
 
@@ -97,7 +99,8 @@ def render_view(view: Any) -> str:
         lines.append(f"  {name} cooler: {size} in the deck; on show: {cards}")
 
     # The grill, with a letter per tile.
-    pieces, legend = [], []
+    pieces: list[tuple[str, geo.Placement]] = []
+    legend: list[str] = []
     for seat, player in enumerate(view.players):
         for rip in player.recipes:
             if rip.spot == SPOT_GRILL:
@@ -148,7 +151,7 @@ def render_view(view: Any) -> str:
         reason = "dishes served" if view.end_reason == END_REASON_DISHES_SERVED else "coolers empty"
         lines.append(f"  final table ({reason}):")
         lines.append(f"    {'rank':<5} {'seat':<5} {'score':>6} {'dishes':>7} {'largest':>8}")
-        for rank, seat, score, dishes, largest in standings(view):
+        for rank, seat_no, score, dish_count, largest in standings(view):
             crown = "  winner" if rank == 1 else ""
-            lines.append(f"    {rank:<5} {seat:<5} {score:>6} {dishes:>7} {largest:>8}{crown}")
+            lines.append(f"    {rank:<5} {seat_no:<5} {score:>6} {dish_count:>7} {largest:>8}{crown}")
     return "\n".join(lines)

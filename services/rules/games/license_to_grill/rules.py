@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from services.rules.engine import Engine, ranked_outcome
+from services.rules.games.license_to_grill import codec, views
 from services.rules.games.license_to_grill import geometry as geo
 from services.rules.games.license_to_grill import kitchen as kit
-from services.rules.games.license_to_grill import views
 from services.rules.games.license_to_grill.content import (
     ACTION_KINDS,
     CHOOSE_KINDS,
@@ -26,11 +26,11 @@ from services.rules.games.license_to_grill.content import (
     LAYOUT,
     NUM_RECIPES,
     RECIPES,
-    ROTATIONS,
     kind_name,
     recipe_name,
     side_name,
 )
+from services.rules.games.license_to_grill.invariants import check_invariants
 from services.rules.games.license_to_grill.render import render_view
 from services.rules.random_source import RandomSource
 from services.rules.spec import GameSpec
@@ -43,7 +43,6 @@ from sizzle.games.license_to_grill.v1.license_to_grill_pb2 import (  # enum valu
     END_REASON_COOLERS_EMPTY,
     END_REASON_DISHES_SERVED,
     GRILL_SIDE_MEAT,
-    GRILL_SIDE_VEGGIE,
     PHASE_ACTION,
     PHASE_ADVANCE,
     PHASE_BONUS,
@@ -57,23 +56,16 @@ from sizzle.games.license_to_grill.v1.license_to_grill_pb2 import (  # enum valu
 )
 
 Event = common_pb2.Event
+EventList = list[common_pb2.Event]
 ALL_ACTIONS = frozenset(ACTION_KINDS)
-KNOB_SIDES = (GRILL_SIDE_MEAT, GRILL_SIDE_VEGGIE)
 LAST_SETTING = len(CONTENT.knobs.settings) - 1
-CLICKS = CONTENT.knobs.clicks_per_grill
-PLACE_BASE = LAYOUT.place_base
+CLICKS = codec.CLICKS
+PLACE_BASE = codec.PLACE_BASE
 PLACE_SIZE = LAYOUT.place_size
-PLACE_END = PLACE_BASE + PLACE_SIZE
-PLACE_PLANE = LAYOUT.place_rows * LAYOUT.place_cols
-TURN_KNOB_BASE = LAYOUT.turn_knob_base
-LEAVE_KNOBS = LAYOUT.leave_knobs
-CHOOSE_KNOB_BASE = LAYOUT.choose_knob_base
-SKIP_BONUS = LAYOUT.skip_bonus
-END_TURN = LAYOUT.end_turn
-
-
-def _turn_knob_id(side: int, clicks: int) -> int:
-    return TURN_KNOB_BASE + 2 * KNOB_SIDES.index(side) + (1 if clicks > 0 else 0)
+LEAVE_KNOBS = codec.LEAVE_KNOBS
+CHOOSE_KNOB_BASE = codec.CHOOSE_KNOB_BASE
+SKIP_BONUS = codec.SKIP_BONUS
+END_TURN = codec.END_TURN
 
 
 class LicenseToGrill(Engine):
@@ -144,64 +136,21 @@ class LicenseToGrill(Engine):
         for side in kit.sides_of(kit.grill_placement(rip)):
             setting = kit.knob_of_side(state, side)
             if setting - CLICKS >= 0:
-                ids.append(_turn_knob_id(side, -1))
+                ids.append(codec.turn_knob_id(side, -1))
             if setting + CLICKS <= LAST_SETTING:
-                ids.append(_turn_knob_id(side, +1))
+                ids.append(codec.turn_knob_id(side, +1))
         ids.append(LEAVE_KNOBS)
         return ids
 
-    # ------------------------------------------------------------------ codec
+    # ------------------------------------------------------------------ codec (codec.py)
     def id_to_action(self, state: Any, seat: int, action_id: int) -> pb.Action:
-        if action_id < PLACE_BASE:
-            block, card = divmod(action_id, NUM_RECIPES)
-            return pb.Action(**{_CHOOSE_FIELD_NAMES[block]: pb.ChooseRecipe(card=card)})
-        if action_id < PLACE_END:
-            rest = action_id - PLACE_BASE
-            rotation, rest = divmod(rest, PLACE_PLANE)
-            row, col = divmod(rest, LAYOUT.place_cols)
-            return pb.Action(place=pb.Place(rotation=rotation, row=row, col=col))
-        if action_id < LEAVE_KNOBS:
-            index = action_id - TURN_KNOB_BASE
-            return pb.Action(turn_knob=pb.TurnKnob(side=KNOB_SIDES[index // 2], clicks=CLICKS if index % 2 else -CLICKS))
-        if action_id == LEAVE_KNOBS:
-            return pb.Action(leave_knobs=pb.LeaveKnobs())
-        if action_id < SKIP_BONUS:
-            return pb.Action(choose_knob=pb.ChooseKnob(side=KNOB_SIDES[action_id - CHOOSE_KNOB_BASE]))
-        if action_id == SKIP_BONUS:
-            return pb.Action(skip_bonus=pb.SkipBonus())
-        return pb.Action(end_turn=pb.EndTurn())
+        return codec.id_to_action(action_id)
 
     def action_to_id(self, state: Any, seat: int, action: Any) -> int | None:
-        kind = action.WhichOneof("kind")
-        if kind is None:
-            return None
-        if kind in _CHOOSE_FIELDS:
-            card = getattr(action, kind).card
-            return kit.BASE[_CHOOSE_FIELDS[kind]] + card if 0 <= card < NUM_RECIPES else None
-        if kind == "place":
-            place = action.place
-            if not (0 <= place.rotation < ROTATIONS and 0 <= place.row < LAYOUT.place_rows):
-                return None
-            if not 0 <= place.col < LAYOUT.place_cols:
-                return None
-            rotation = place.rotation
-            if state.pending_kind != ACTION_KIND_UNSPECIFIED and 0 <= state.pending_card < NUM_RECIPES:
-                # A turn that gives the same shape is the same placement (a square tile turned once).
-                rotation = geo.CANONICAL_ROTATION[state.pending_card][rotation]
-            return PLACE_BASE + LAYOUT.place_offset(rotation, place.row, place.col)
-        if kind == "turn_knob":
-            knob = action.turn_knob
-            if knob.side not in KNOB_SIDES or knob.clicks not in (-CLICKS, CLICKS):
-                return None
-            return _turn_knob_id(knob.side, knob.clicks)
-        if kind == "leave_knobs":
-            return LEAVE_KNOBS
-        if kind == "choose_knob":
-            side = action.choose_knob.side
-            return CHOOSE_KNOB_BASE + KNOB_SIDES.index(side) if side in KNOB_SIDES else None
-        if kind == "skip_bonus":
-            return SKIP_BONUS
-        return END_TURN
+        return codec.action_to_id(state, action)
+
+    def describe_action(self, state: Any, seat: int, action: Any) -> str:
+        return codec.describe_action(state, action)
 
     def is_legal_id(self, state: Any, action_id: int) -> bool:
         """The test legal_action_ids makes, for one id (apply calls this on every action)."""
@@ -224,11 +173,11 @@ class LicenseToGrill(Engine):
         return action_id in self.legal_action_ids(state)
 
     # ------------------------------------------------------------------ applying
-    def mutate(self, state: Any, seat: int, action: Any, rng: RandomSource) -> list[common_pb2.Event]:
+    def mutate(self, state: Any, seat: int, action: Any, rng: RandomSource) -> EventList:
         kind = action.WhichOneof("kind")
-        events: list[common_pb2.Event] = []
-        if kind in _CHOOSE_FIELDS:
-            self._choose(state, seat, _CHOOSE_FIELDS[kind], getattr(action, kind).card, events)
+        events: EventList = []
+        if kind in codec.CHOOSE_FIELDS:
+            self._choose(state, seat, codec.CHOOSE_FIELDS[kind], getattr(action, kind).card, events)
         elif kind == "place":
             self._place(state, seat, action.place, rng, events)
         elif kind == "turn_knob":
@@ -240,13 +189,19 @@ class LicenseToGrill(Engine):
                 state.veggie_knob += knob.clicks
                 setting = state.veggie_knob
             word = "up" if knob.clicks > 0 else "down"
-            events.append(Event(seat=seat, text=f"seat {seat} turns the {side_name(knob.side)} knob {word} to {KNOB_NAMES[setting]}"))
+            events.append(
+                Event(
+                    seat=seat, text=f"seat {seat} turns the {side_name(knob.side)} knob {word} to {KNOB_NAMES[setting]}"
+                )
+            )
             self._continue(state, seat, events)
         elif kind == "leave_knobs":
             self._continue(state, seat, events)
         elif kind == "choose_knob":
             card = state.advance_queue.pop(0)
-            self._advance_grill(state, seat, kit.find_recipe(state.players[seat], card), action.choose_knob.side, events)
+            self._advance_grill(
+                state, seat, kit.find_recipe(state.players[seat], card), action.choose_knob.side, events
+            )
             if not state.advance_queue:
                 self._continue(state, seat, events)
         elif kind == "skip_bonus":
@@ -260,7 +215,7 @@ class LicenseToGrill(Engine):
             self._end_turn(state, seat, events)
         return events
 
-    def _choose(self, state: Any, seat: int, kind: int, card: int, events: list[Event]) -> None:
+    def _choose(self, state: Any, seat: int, kind: int, card: int, events: EventList) -> None:
         if kind != kit.MOVE:
             if state.phase == PHASE_BONUS:
                 state.bonus_icons.remove(kind)
@@ -272,14 +227,18 @@ class LicenseToGrill(Engine):
                 rip.season_cubes += 1
             else:
                 rip.sauce_cubes += 1
-            events.append(Event(seat=seat, text=f"seat {seat} {'seasons' if kind == kit.SEASON else 'sauces'} {recipe_name(card)}"))
+            events.append(
+                Event(
+                    seat=seat, text=f"seat {seat} {'seasons' if kind == kit.SEASON else 'sauces'} {recipe_name(card)}"
+                )
+            )
             self._continue(state, seat, events)
             return
         state.pending_kind = kind
         state.pending_card = card
         state.phase = PHASE_PLACE
 
-    def _place(self, state: Any, seat: int, place: Any, rng: RandomSource, events: list[Event]) -> None:
+    def _place(self, state: Any, seat: int, place: Any, rng: RandomSource, events: EventList) -> None:
         kind, card = state.pending_kind, state.pending_card
         rotation = geo.CANONICAL_ROTATION[card][place.rotation]
         player = state.players[seat]
@@ -287,7 +246,13 @@ class LicenseToGrill(Engine):
         if kind == kit.PREPARE:
             self._take_from_cooler(state, card, rng)
             rip = player.recipes.add(
-                card=card, spot=SPOT_PREPARE, rotation=rotation, row=place.row, col=place.col, grill_cube=-1, rest_cube=-1
+                card=card,
+                spot=SPOT_PREPARE,
+                rotation=rotation,
+                row=place.row,
+                col=place.col,
+                grill_cube=-1,
+                rest_cube=-1,
             )
             player.prepare_squares |= kit.tile_mask(rip)
             events.append(Event(seat=seat, text=f"seat {seat} prepares {recipe_name(card)} {where}"))
@@ -341,7 +306,7 @@ class LicenseToGrill(Engine):
         else:
             del shown[index]
 
-    def _serve(self, state: Any, seat: int, card: int, rotation: int, place: Any, events: list[Event]) -> None:
+    def _serve(self, state: Any, seat: int, card: int, rotation: int, place: Any, events: EventList) -> None:
         player = state.players[seat]
         index = next(i for i, r in enumerate(player.recipes) if r.card == card)
         points = kit.dish_points(player.recipes[index])
@@ -358,11 +323,16 @@ class LicenseToGrill(Engine):
         state.bonus_icons.extend(icons)
         if len(player.served) >= CONTENT.dishes_to_end and state.end_trigger_seat < 0:
             state.end_trigger_seat = seat
-            events.append(Event(seat=-1, text=f"seat {seat} has served {CONTENT.dishes_to_end} dishes: every other player takes one more turn"))
+            events.append(
+                Event(
+                    seat=-1,
+                    text=f"seat {seat} has served {CONTENT.dishes_to_end} dishes: the others take one more turn",
+                )
+            )
         self._continue(state, seat, events)
 
     # ------------------------------------------------------------------ turn flow
-    def _continue(self, state: Any, seat: int, events: list[Event]) -> None:
+    def _continue(self, state: Any, seat: int, events: EventList) -> None:
         """Moves on once an action (with its sub-actions) is done: covered icons, the actions left,
         free moves, or the end of the turn."""
         state.pending_kind = ACTION_KIND_UNSPECIFIED
@@ -378,7 +348,7 @@ class LicenseToGrill(Engine):
             if self._open_actions(state, seat):
                 return
             events.append(Event(seat=seat, text=f"seat {seat} can do nothing more this turn"))
-        elif kit.move_ids(state, seat):
+        elif kit.any_move(state, seat):
             state.phase = PHASE_FREE_MOVES
             return
         self._end_turn(state, seat, events)
@@ -387,12 +357,12 @@ class LicenseToGrill(Engine):
     def _open_actions(state: Any, seat: int) -> bool:
         """Opens the choice of an action; False when the seat can neither act nor move a tile (the
         turn then ends by itself, as a forced pass)."""
-        if kit.choose_ids(state, seat, ALL_ACTIONS) or kit.move_ids(state, seat):
+        if kit.any_choice(state, seat) or kit.any_move(state, seat):
             state.phase = PHASE_ACTION
             return True
         return False
 
-    def _end_turn(self, state: Any, seat: int, events: list[Event]) -> None:
+    def _end_turn(self, state: Any, seat: int, events: EventList) -> None:
         """Ends `seat`'s turn and starts the next one that has something to decide (a loop, not
         recursion: seats that can do nothing pass in turn)."""
         n = state.core.num_players
@@ -422,14 +392,14 @@ class LicenseToGrill(Engine):
             return False
         return not any(player.recipes for player in state.players)
 
-    def _game_over(self, state: Any, reason: int, events: list[Event]) -> None:
+    def _game_over(self, state: Any, reason: int, events: EventList) -> None:
         state.core.game_over = True
         state.end_reason = reason
         state.phase = PHASE_UNSPECIFIED
         scores = ", ".join(f"seat {s}: {p.score}" for s, p in enumerate(state.players))
         events.append(Event(seat=-1, text=f"the cookout is over ({scores})"))
 
-    def _start_turn(self, state: Any, seat: int, events: list[Event]) -> bool:
+    def _start_turn(self, state: Any, seat: int, events: EventList) -> bool:
         """Time passes: each of the seat's recipes advances where its tile lies, and may be ruined.
         Returns whether the seat has something to decide (else its turn is a forced pass)."""
         state.core.seat_to_move = seat
@@ -457,12 +427,12 @@ class LicenseToGrill(Engine):
             return True
         return self._open_actions(state, seat)
 
-    def _advance_grill(self, state: Any, seat: int, rip: Any, side: int, events: list[Event]) -> None:
+    def _advance_grill(self, state: Any, seat: int, rip: Any, side: int, events: EventList) -> None:
         track = len(RECIPES[rip.card].grill)
         rip.grill_cube = min(rip.grill_cube + kit.advance_by(state, kit.grill_placement(rip), side), track)
         self._ruin_if_over(state, seat, rip, track, rip.grill_cube, events)
 
-    def _ruin_if_over(self, state: Any, seat: int, rip: Any, track: int, cube: int, events: list[Event]) -> None:
+    def _ruin_if_over(self, state: Any, seat: int, rip: Any, track: int, cube: int, events: EventList) -> None:
         if cube < track:
             return
         card = rip.card
@@ -503,95 +473,8 @@ class LicenseToGrill(Engine):
         return sample
 
     def check_invariants(self, state: Any) -> None:
-        n = state.core.num_players
-        assert len(state.players) == n, "one player board per seat"
-        places = [*state.meat_cooler, *state.veggie_cooler, *state.meat_on_show, *state.veggie_on_show, *state.ruined]
-        for player in state.players:
-            places.extend(r.card for r in player.recipes)
-            places.extend(d.card for d in player.served)
-        assert sorted(places) == list(range(NUM_RECIPES)), "every recipe card is in exactly one place"
-        for cards, cooler in ((state.meat_cooler, COOLER_MEAT), (state.meat_on_show, COOLER_MEAT),
-                              (state.veggie_cooler, COOLER_VEGGIE), (state.veggie_on_show, COOLER_VEGGIE)):
-            assert all(RECIPES[c].cooler == cooler for c in cards), "a card is beside the wrong cooler"
-        assert len(state.meat_on_show) <= CONTENT.on_show_per_cooler >= len(state.veggie_on_show), "too many on show"
-        assert not state.meat_cooler or len(state.meat_on_show) == CONTENT.on_show_per_cooler, "a gap on show"
-        assert not state.veggie_cooler or len(state.veggie_on_show) == CONTENT.on_show_per_cooler, "a gap on show"
-        assert 0 <= state.meat_knob <= LAST_SETTING and 0 <= state.veggie_knob <= LAST_SETTING, "knob off its scale"
-        grill = 0
-        for player in state.players:
-            boards = {SPOT_PREPARE: 0, SPOT_REST: 0}
-            for rip in player.recipes:
-                recipe = RECIPES[rip.card]
-                assert 0 <= rip.prepare_cube < len(recipe.prepare), "prepare cube off its track"
-                assert 0 <= rip.season_cubes <= recipe.season and 0 <= rip.sauce_cubes <= recipe.sauce, "bonus cubes"
-                off = kit.offset(rip)
-                if rip.spot == SPOT_GRILL:
-                    mask = geo.GRILL_BY_OFFSET[rip.card][off].mask
-                    assert not grill & mask, "tiles overlap on the grill"
-                    grill |= mask
-                    assert 0 <= rip.grill_cube < len(recipe.grill) and rip.rest_cube == -1, "grill cubes"
-                else:
-                    by_offset = geo.PREPARE_BY_OFFSET if rip.spot == SPOT_PREPARE else geo.REST_BY_OFFSET
-                    mask = by_offset[rip.card][off].mask
-                    assert not boards[rip.spot] & mask, "tiles overlap on a player board"
-                    boards[rip.spot] |= mask
-                    if rip.spot == SPOT_PREPARE:
-                        assert rip.grill_cube == -1 and rip.rest_cube == -1 and rip.sauce_cubes == 0, "prepare cubes"
-                    else:
-                        assert 0 <= rip.grill_cube < len(recipe.grill), "a resting recipe was grilled"
-                        assert 0 <= rip.rest_cube < len(recipe.rest), "rest cube off its track"
-            assert player.prepare_squares == boards[SPOT_PREPARE], "Prepare squares out of step with the tiles"
-            assert player.rest_squares == boards[SPOT_REST], "Rest squares out of step with the tiles"
-            assert player.score == sum(d.points for d in player.served), "score is the sum of the dishes"
-            assert all(d.points >= 0 for d in player.served), "a dish never scores below zero"
-        table = 0
-        for piece in state.table:
-            mask = geo.TABLE_BY_OFFSET[n][piece.card][kit.offset(piece)].mask
-            assert not table & mask, "tiles overlap on the tablecloth"
-            table |= mask
-        assert len(state.table) == sum(len(p.served) for p in state.players), "every served dish is on the table"
-        assert state.grill_squares == grill, "grill squares out of step with the tiles"
-        assert state.table_squares == table, "tablecloth squares out of step with the tiles"
-        if not state.core.game_over:
-            assert 0 <= state.actions_left <= CONTENT.actions_per_turn, "actions left"
-            assert state.phase != PHASE_UNSPECIFIED, "a running game has a phase"
-            pending = state.phase in (PHASE_PLACE, PHASE_KNOB)
-            assert pending == (state.pending_kind != ACTION_KIND_UNSPECIFIED), "pending action and phase disagree"
-            assert (state.phase == PHASE_ADVANCE) == bool(state.advance_queue), "advance queue and phase disagree"
-            assert (state.phase == PHASE_BONUS) <= bool(state.bonus_icons), "bonus phase without icons"
+        check_invariants(state)
 
     # ------------------------------------------------------------------ words
-    def describe_action(self, state: Any, seat: int, action: Any) -> str:
-        kind = action.WhichOneof("kind")
-        if kind in _CHOOSE_FIELDS:
-            card = getattr(action, kind).card
-            verb = "free move of" if kind == "move" else kind
-            return f"{verb} {recipe_name(card)}"
-        if kind == "place":
-            p = action.place
-            what = recipe_name(state.pending_card) if state.pending_kind else "the tile"
-            target = {
-                kit.PREPARE: "the Prepare area",
-                kit.GRILL: "the grill",
-                kit.MOVE: "the grill",
-                kit.REST: "the Rest area",
-                kit.SERVE: "the tablecloth",
-            }.get(state.pending_kind, "its area")
-            return f"put {what} on {target}, {p.rotation} quarter turn(s), row {p.row}, col {p.col}"
-        if kind == "turn_knob":
-            k = action.turn_knob
-            return f"turn the {side_name(k.side)} knob {'up' if k.clicks > 0 else 'down'}"
-        if kind == "leave_knobs":
-            return "leave the knobs"
-        if kind == "choose_knob":
-            return f"cook with the {side_name(action.choose_knob.side)} knob"
-        if kind == "skip_bonus":
-            return "give up the covered icons"
-        return "end the turn"
-
     def render(self, view: Any) -> str:
         return render_view(view)
-
-
-_CHOOSE_FIELDS: dict[str, int] = {kind_name(k): k for k in CHOOSE_KINDS}
-_CHOOSE_FIELD_NAMES: tuple[str, ...] = tuple(kind_name(k) for k in CHOOSE_KINDS)

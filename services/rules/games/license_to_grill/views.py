@@ -121,13 +121,19 @@ def _bit_rows(n: int) -> np.ndarray:
         rows.append(_bit_row([board + j for j in range(PREPARE_CELLS)]))
         rows.append(_bit_row([board + PREPARE_CELLS + j for j in range(BOARD_CELLS - PREPARE_CELLS)]))
         rows.append(_bit_row([GRILL_AT + j * MAX_PLAYERS + r for j in range(GRILL_CELLS)]))
-    table = [TABLE_AT + (r * TABLE_MAX_COLS + c) * TABLE_FEATURES + 1 for r in range(TABLE_ROWS) for c in range(TABLE_COLS[n])]
+    table = [
+        TABLE_AT + (r * TABLE_MAX_COLS + c) * TABLE_FEATURES + 1
+        for r in range(TABLE_ROWS)
+        for c in range(TABLE_COLS[n])
+    ]
     rows.append(_bit_row(table))
     return np.stack(rows)
 
 
 BIT_ROWS = {n: _bit_rows(n).reshape(-1) for n in TABLE_COLS}
 BITBOARD_FORMATS = {n: f"<{3 * n + 1}Q" for n in TABLE_COLS}
+DISHES_TO_END = float(CONTENT.dishes_to_end)
+SQUARES = [r.squares for r in RECIPES]
 CARD_AT_LIST = [CARDS_AT + card * CARD_FEATURES for card in range(NUM_RECIPES)]
 CUBES_AT = [CARDS_AT + card * CARD_FEATURES + 8 + MAX_PLAYERS for card in range(NUM_RECIPES)]
 
@@ -183,18 +189,20 @@ def observation(view: Any) -> np.ndarray:
             prepare_cube, grill_cube, rest_cube = rip.prepare_cube, rip.grill_cube + 1, rip.rest_cube + 1
             i = CUBES_AT[card]
             at.extend(range(i, i + 10))
-            values.extend((
-                prepare_progress[prepare_cube],
-                prepare_points[prepare_cube],
-                grill_progress[grill_cube],
-                grill_points[grill_cube],
-                rest_progress[rest_cube],
-                rest_points[rest_cube],
-                rip.season_cubes / BONUS_SCALE,
-                rip.sauce_cubes / BONUS_SCALE,
-                float(rip.grilled_this_turn),
-                float(rip.moved_this_turn),
-            ))
+            values.extend(
+                (
+                    prepare_progress[prepare_cube],
+                    prepare_points[prepare_cube],
+                    grill_progress[grill_cube],
+                    grill_points[grill_cube],
+                    rest_progress[rest_cube],
+                    rest_points[rest_cube],
+                    rip.season_cubes / BONUS_SCALE,
+                    rip.sauce_cubes / BONUS_SCALE,
+                    float(rip.grilled_this_turn),
+                    float(rip.moved_this_turn),
+                )
+            )
         boards[3 * r_seat] = player.prepare_squares
         boards[3 * r_seat + 1] = player.rest_squares
         boards[3 * r_seat + 2] = grill
@@ -207,27 +215,34 @@ def observation(view: Any) -> np.ndarray:
         values.append(1.0)
 
     # Players.
+    trigger = view.end_trigger_seat
+    to_move = view.core.seat_to_move
     for seat, player in enumerate(view.players):
         i = PLAYERS_AT + ((seat - me) % n) * PLAYER_FEATURES
         at.extend(range(i, i + PLAYER_FEATURES))
-        values.extend((
-            1.0,
-            player.score / SCORE_SCALE,
-            len(player.served) / CONTENT.dishes_to_end,
-            kit.largest_served(player) / SQUARE_SCALE,
-            float(seat == view.end_trigger_seat),
-            float(seat == view.core.seat_to_move),
-        ))
+        dishes = [dish.card for dish in player.served]
+        values.extend(
+            (
+                1.0,
+                player.score / SCORE_SCALE,
+                len(dishes) / DISHES_TO_END,
+                max((SQUARES[card] for card in dishes), default=0) / SQUARE_SCALE,
+                float(seat == trigger),
+                float(seat == to_move),
+            )
+        )
 
     # Knobs and coolers.
     at.extend((KNOBS_AT + view.meat_knob, KNOBS_AT + SETTINGS + view.veggie_knob))
     at.extend((KNOBS_AT + 2 * SETTINGS, KNOBS_AT + 2 * SETTINGS + 1))
-    values.extend((
-        1.0,
-        1.0,
-        view.meat_cooler_size / COOLER_SIZES[COOLER_MEAT],
-        view.veggie_cooler_size / COOLER_SIZES[COOLER_VEGGIE],
-    ))
+    values.extend(
+        (
+            1.0,
+            1.0,
+            view.meat_cooler_size / COOLER_SIZES[COOLER_MEAT],
+            view.veggie_cooler_size / COOLER_SIZES[COOLER_VEGGIE],
+        )
+    )
 
     # The turn.
     i = TURN_AT
@@ -249,7 +264,9 @@ def observation(view: Any) -> np.ndarray:
         values.append(float(sum(1 for other in view.bonus_icons if other == icon)))
     i += len(ACTION_KINDS)
     at.extend((i, i + 1, i + 2))
-    values.extend((float(view.end_trigger_seat >= 0), max(view.final_turns_left, 0) / MAX_PLAYERS, float(view.core.game_over)))
+    values.extend(
+        (float(view.end_trigger_seat >= 0), max(view.final_turns_left, 0) / MAX_PLAYERS, float(view.core.game_over))
+    )
 
     for card, owned_by in enumerate(owner):
         at.append(CARD_AT_LIST[card] + where[card])

@@ -36,8 +36,8 @@ test: $(GEN) ## run the whole test suite (starts Redis when none answers)
 	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
 
 lint: $(GEN) ## ruff, mypy and buf lint
-	$(BIN)/ruff check services workers tests scripts
-	$(BIN)/mypy services workers
+	$(BIN)/ruff check services workers clients tests scripts
+	$(BIN)/mypy services workers clients
 	scripts/buf.sh lint
 
 bench: $(GEN) ## benchmarks, reported as ratios against baselines measured in the same run

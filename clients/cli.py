@@ -1,0 +1,176 @@
+"""The `play`, `watch` and `replay` commands of the `sizzle` command line: the terminal client."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import logging
+import sys
+from typing import Any
+
+from clients.connection import (
+    DIFFICULTIES,
+    ClientError,
+    Seating,
+    default_server,
+    join_match,
+    new_match,
+    peek_match,
+)
+
+
+def _parse_options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise ClientError(f"--option takes NAME=VALUE, not {pair!r}")
+        options[name] = value
+    return options
+
+
+def default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:
+        name = ""
+    name = "".join(c for c in name if c.isprintable()).strip()[:32]
+    return name or "guest"
+
+
+def default_bots(game_id: str, humans: int) -> int:
+    """Enough bots for the game's smallest table (at least one when playing alone)."""
+    try:
+        from services.rules import registry
+
+        least = registry.get_engine(game_id).spec.min_players
+    except Exception:
+        least = 2
+    return max(least - humans, 0 if humans > 1 else 1)
+
+
+def invite_line(seating: Seating) -> str:
+    server = "" if seating.target == default_server() else f" --server {seating.target}"
+    return f"a friend joins with: sizzle play {seating.game_id} --join {seating.match_id}{server}"
+
+
+def seat_for(args: argparse.Namespace, target: str) -> Seating:
+    name = args.name or default_name()
+    if args.join:
+        if args.game:
+            match = peek_match(target, args.join)
+            if match.game_id != args.game:
+                raise ClientError(f"match {args.join} plays {match.game_id}, not {args.game}")
+        return join_match(target, args.join, name=name)
+    if not args.game:
+        raise ClientError("name the game to play (see `sizzle games`), or --join a match")
+    if args.queue:
+        from clients.queue import queue_for_match
+
+        return queue_for_match(target, args.game, name=name, players=args.players, max_wait_seconds=args.max_wait,
+                               allow_bots=not args.no_bots, on_wait=lambda text: print(text, flush=True))
+    bots = args.bots if args.bots is not None else default_bots(args.game, args.humans)
+    return new_match(target, args.game, name=name, bots=bots, humans=args.humans, difficulty=args.difficulty,
+                     turn_seconds=args.turn_seconds, options=_parse_options(args.option), seed=args.seed)
+
+
+def _quiet() -> None:
+    # Log lines would scribble over the screen.
+    logging.getLogger().setLevel(logging.WARNING)
+
+
+def _goodbye(match: Any, seat: int, match_id: str) -> None:
+    from clients.tui.table import final_table
+    from sizzle.match.v1 import match_service_pb2 as mpb
+
+    if match is not None and match.status == mpb.MATCH_STATUS_FINISHED:
+        print(final_table(match, seat))
+        print(f"replay it with: sizzle replay {match_id}")
+    elif match is not None:
+        print(f"match {match_id} goes on without this screen")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    target = args.server or default_server()
+    try:
+        seating = seat_for(args, target)
+    except ClientError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    invite = ""
+    print(f"match {seating.match_id}: {seating.display_name} plays seat {seating.seat}")
+    if seating.open_seats:
+        invite = invite_line(seating)
+        print(f"the match waits for {seating.open_seats} more player(s); {invite}", flush=True)
+    from clients.tui.match_app import MatchApp
+
+    _quiet()
+    app = MatchApp(target, seating.match_id, token=seating.seat_token, seat=seating.seat, invite=invite)
+    _goodbye(app.run(), seating.seat, seating.match_id)
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    target = args.server or default_server()
+    try:
+        peek_match(target, args.match_id)
+    except ClientError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    from clients.tui.match_app import MatchApp
+
+    _quiet()
+    _goodbye(MatchApp(target, args.match_id).run(), -1, args.match_id)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    target = args.server or default_server()
+    try:
+        peek_match(target, args.match_id)
+    except ClientError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    from clients.tui.replay_app import ReplayApp
+
+    _quiet()
+    ReplayApp(target, args.match_id).run()
+    return 0
+
+
+def _server_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--server", metavar="ADDR",
+                        help="HOST:PORT of the platform (default: $SIZZLE_ADDR or 127.0.0.1:50051)")
+
+
+def register_commands(sub: Any) -> None:
+    """Adds `play`, `watch` and `replay` to the `sizzle` command line's subparsers."""
+    play = sub.add_parser("play", help="play a game in the terminal, against bots or friends")
+    play.add_argument("game", nargs="?", help="the game (see `sizzle games`); optional with --join")
+    play.add_argument("--bots", type=int, help="bot seats (default: enough for the game's smallest table)")
+    play.add_argument("--humans", type=int, default=1,
+                      help="human seats, yours included; the others join with --join (default 1)")
+    play.add_argument("--difficulty", choices=sorted(DIFFICULTIES), default="medium", help="the bots' strength")
+    play.add_argument("--queue", action="store_true", help="find opponents through matchmaking instead")
+    play.add_argument("--players", type=int, default=0, help="with --queue: the table size wanted (default: any)")
+    play.add_argument("--max-wait", type=int, default=0, metavar="S",
+                      help="with --queue: seconds to wait for people before bots fill in (default: the server's)")
+    play.add_argument("--no-bots", action="store_true", help="with --queue: wait for people only")
+    play.add_argument("--join", metavar="MATCH_ID", help="take an open seat of a match someone created")
+    play.add_argument("--name", help="the name others see (default: your user name)")
+    play.add_argument("--turn-seconds", type=int, default=0,
+                      help="seconds per turn before a bot plays for the seat (default: no limit)")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+    play.add_argument("--seed", type=int, default=0, help="the game's seed (default: random)")
+    _server_argument(play)
+    play.set_defaults(func=cmd_play)
+
+    watch = sub.add_parser("watch", help="follow a match live as a spectator")
+    watch.add_argument("match_id")
+    _server_argument(watch)
+    watch.set_defaults(func=cmd_watch)
+
+    replay = sub.add_parser("replay", help="step through a finished match's log")
+    replay.add_argument("match_id")
+    _server_argument(replay)
+    replay.set_defaults(func=cmd_replay)

@@ -1,0 +1,168 @@
+"""What the screens say about a match, in words: who sits where, how each seat stands in its game,
+what happened, how long a turn has left and the final table. Plain functions of the protos, so the
+screens stay thin and these are testable without a terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from google.protobuf import any_pb2
+
+from sizzle.common.v1 import common_pb2
+from sizzle.match.v1 import match_service_pb2 as mpb
+
+# How a seat stands during the game, per game: (label, value of the seat's entry in view.players).
+# The final score comes with the outcome; these are what the view shows on the way there.
+Standing = Callable[[Any], str]
+STANDINGS: dict[str, list[tuple[str, Standing]]] = {
+    "grill_party": [("cards left", lambda p: str(p.hand_size + p.deck_size)),
+                    ("score pile", lambda p: str(p.score_pile_size))],
+    "license_to_grill": [("score", lambda p: str(p.score)), ("served", lambda p: str(len(p.served)))],
+    "a_la_carte": [("points", lambda p: str(p.points)), ("stars", lambda p: str(p.stars))],
+    "a_la_carte_cards": [("score", lambda p: str(p.score)), ("cards", lambda p: str(p.hand_size))],
+    "hibachi": [("yen", lambda p: str(p.money)), ("cooked", lambda p: str(len(p.cooked))),
+                ("cards", lambda p: str(p.hand_size))],
+}
+GENERIC_FIELDS = ("score", "points", "money", "stars")
+
+
+def unpack_view(game_id: str, view: any_pb2.Any) -> Any | None:
+    """The game's View message, when this client knows the game (else None)."""
+    try:
+        from services.rules import registry
+
+        engine = registry.get_engine(game_id)
+    except Exception:
+        return None
+    message = engine.View()
+    return message if view.Unpack(message) else None
+
+
+def local_rendering(game_id: str, view: Any) -> str:
+    from services.rules import registry
+
+    return registry.get_engine(game_id).render(view)
+
+
+def _field_reader(name: str) -> Standing:
+    return lambda player: str(getattr(player, name))
+
+
+def standings(game_id: str, view: Any | None) -> tuple[list[str], dict[int, list[str]]]:
+    """Column names and, per seat, how it stands in its game (empty when the view is unknown)."""
+    players = list(getattr(view, "players", []) or []) if view is not None else []
+    if not players:
+        return [], {}
+    columns = STANDINGS.get(game_id)
+    if columns is None:
+        fields = [f for f in GENERIC_FIELDS if f in players[0].DESCRIPTOR.fields_by_name]
+        columns = [(f, _field_reader(f)) for f in fields]
+    values: dict[int, list[str]] = {}
+    for seat, player in enumerate(players):
+        row = []
+        for _, value in columns:
+            try:
+                row.append(value(player))
+            except (AttributeError, TypeError):
+                row.append("?")
+        values[seat] = row
+    return [label for label, _ in columns], values
+
+
+def seat_name(match: mpb.Match, seat: int) -> str:
+    if not 0 <= seat < len(match.seats):
+        return "the game"
+    entry = match.seats[seat]
+    if entry.kind == mpb.SEAT_KIND_HUMAN and not entry.player_id:
+        return f"seat {seat} (open)"
+    name = entry.display_name or f"seat {seat}"
+    if entry.taken_over:
+        name += " (bot plays on)"
+    return name
+
+
+def player_rows(match: mpb.Match, viewer: int, game_id: str, view: Any | None) -> tuple[list[str], list[list[str]]]:
+    """The players table: a marker for the seat to move, seat, name, kind, then the game's columns."""
+    labels, values = standings(game_id, view)
+    rows = []
+    for entry in match.seats:
+        marker = ">" if entry.seat == match.seat_to_move and match.status == mpb.MATCH_STATUS_RUNNING else " "
+        kind = "bot" if entry.kind == mpb.SEAT_KIND_BOT else "human"
+        name = seat_name(match, entry.seat) + (" (you)" if entry.seat == viewer else "")
+        rows.append([marker, str(entry.seat), name, kind, *values.get(entry.seat, [""] * len(labels))])
+    return ["", "seat", "player", "", *labels], rows
+
+
+def event_line(match: mpb.Match, event: common_pb2.Event) -> str:
+    """One event as a line: who, then what (a secret only this seat may read in brackets)."""
+    who = f"{seat_name(match, event.seat)} [{event.seat}]" if event.seat >= 0 else "game"
+    text = event.text + (f" [{event.secret_text}]" if event.secret_text else "")
+    return f"{who}: {text}"
+
+
+def seconds_left(deadline_unix_ms: int, now_ms: int) -> float:
+    return max(0.0, (deadline_unix_ms - now_ms) / 1000)
+
+
+def clock_text(seconds: float) -> str:
+    whole = int(seconds + 0.999)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def timer_text(match: mpb.Match, viewer: int, now_ms: int) -> str:
+    """The turn timer (when the match has one and a person is to move) and the game clock."""
+    parts = []
+    seat = match.seat_to_move
+    running = match.status == mpb.MATCH_STATUS_RUNNING
+    if running and match.turn_seconds > 0 and 0 <= seat < len(match.seats) and match.turn_deadline_unix_ms \
+            and match.seats[seat].kind == mpb.SEAT_KIND_HUMAN:
+        whose = "your turn" if seat == viewer else f"{seat_name(match, seat)}'s turn"
+        parts.append(f"{whose}: {clock_text(seconds_left(match.turn_deadline_unix_ms, now_ms))} left")
+    if running and match.clock_deadline_unix_ms:
+        parts.append(f"game clock: {clock_text(seconds_left(match.clock_deadline_unix_ms, now_ms))} left")
+    return "  |  ".join(parts)
+
+
+def final_rows(match: mpb.Match) -> list[list[str]]:
+    """The final table, best first: rank, seat, player, score, winner."""
+    rows = []
+    for result in sorted(match.outcome.results, key=lambda r: (r.rank, r.seat)):
+        rows.append([str(result.rank), str(result.seat), seat_name(match, result.seat), f"{result.score:g}",
+                     "winner" if result.winner else ""])
+    return rows
+
+
+def final_table(match: mpb.Match, viewer: int = -1) -> str:
+    lines = [f"{'rank':<5} {'seat':<5} {'player':<24} {'score':>8}"]
+    for rank, seat, name, score, winner in final_rows(match):
+        you = " (you)" if seat == str(viewer) else ""
+        lines.append(f"{rank:<5} {seat:<5} {(name + you)[:24]:<24} {score:>8}  {winner}".rstrip())
+    if match.outcome.reason:
+        lines.append(f"({match.outcome.reason})")
+    return "\n".join(lines)
+
+
+def status_line(match: mpb.Match, viewer: int) -> str:
+    """Where the match is, in one sentence for the seat (or spectator) looking at it."""
+    if match.status == mpb.MATCH_STATUS_WAITING:
+        open_seats = sum(1 for s in match.seats if s.kind == mpb.SEAT_KIND_HUMAN and not s.player_id)
+        return f"waiting for {open_seats} more player{'s' if open_seats != 1 else ''} to join"
+    if match.status == mpb.MATCH_STATUS_FINISHED:
+        winners = [seat_name(match, r.seat) for r in match.outcome.results if r.winner]
+        return "game over: " + (" and ".join(winners) + (" wins" if len(winners) == 1 else " win") if winners
+                                else "no winner")
+    seat = match.seat_to_move
+    if seat == viewer and 0 <= seat < len(match.seats) and match.seats[seat].kind == mpb.SEAT_KIND_HUMAN:
+        return "your turn: choose an action"
+    if match.seat_to_move >= 0:
+        return f"{seat_name(match, match.seat_to_move)} is playing"
+    return "running"
+
+
+def format_table(header: list[str], rows: list[list[str]]) -> str:
+    """Columns padded to their widest cell (plain text, for a Static)."""
+    widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=False)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip()
+             for row in [header, *rows]]
+    return "\n".join(lines)

@@ -23,7 +23,7 @@ from sizzle.match.v1 import match_service_pb2_grpc
 from sizzle.rules.v1 import rules_service_pb2_grpc
 
 log = logging.getLogger("sizzle.app")
-ALL_SERVICES = ("rules", "match")
+ALL_SERVICES = ("rules", "match", "matchmaking")
 
 
 @dataclass

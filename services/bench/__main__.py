@@ -12,13 +12,14 @@ from services.rules import registry
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m services.bench")
     parser.add_argument("--game", help="only this game")
-    parser.add_argument("--only", choices=["engines", "match", "bots"], action="append", help="only these sections")
+    parser.add_argument("--only", choices=["engines", "match", "bots", "matchmaking"], action="append",
+                        help="only these sections")
     parser.add_argument("--seconds", type=float, default=3.0, help="length of each timed run")
     parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test of the benchmarks)")
     args = parser.parse_args()
     games = [args.game] if args.game else registry.game_ids()
     redis_url = os.environ.get("SIZZLE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
-    sections = args.only or ["engines", "match", "bots"]
+    sections = args.only or ["engines", "match", "bots", "matchmaking"]
     ok = True
     if "engines" in sections:
         from services.bench import engines
@@ -36,6 +37,12 @@ def main() -> int:
         from services.bench import bots
 
         text, good = bots.run(redis_url, max(args.seconds, 10.0))
+        print(text + "\n", flush=True)
+        ok &= good
+    if "matchmaking" in sections:
+        from services.bench import matchmaking
+
+        text, good = matchmaking.run(redis_url, args.seconds, args.quick)
         print(text + "\n", flush=True)
         ok &= good
     print("all targets met" if ok else "SOME TARGETS MISSED")

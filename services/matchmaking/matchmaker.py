@@ -1,12 +1,13 @@
 """The matchmaker loop. It runs in every replica; each pool (one per game) is worked by the holder
 of its lease, renewed every cycle, which another replica takes when the holder stops renewing.
 
-A cycle of a pool: finish or undo formations a dead holder left behind; expire the tickets whose
-wait ran out (bots not allowed, or the bot fill kept failing); read anchors and their rating
-neighbours through the indexes (never the whole pool); plan tables (forming.py); claim each table's
-tickets in one atomic step; create its match through MatchService; record it; assign. A ticket
-cancelled after the claim makes the assignment fail: its table's other tickets go back with their
-wait, and the created match is handed to bots.
+A cycle of a pool: undo formations a dead holder left behind; expire the tickets whose wait ran out
+(bots not allowed, or the bot fill kept failing); read anchors and their rating neighbours through
+the indexes (never the whole pool); plan tables (forming.py); claim the tables' tickets (one atomic
+step each, one script for all); then, in the background while the next cycles plan (at most
+PIPELINE_DEPTH cycles of a pool in flight), create each match through MatchService and assign them
+(again one script). A ticket cancelled after the claim makes its table's assignment fail: the table's
+other tickets go back with their wait, and the created match is handed to bots.
 """
 
 from __future__ import annotations
@@ -30,7 +31,15 @@ from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
 
 log = logging.getLogger("sizzle.matchmaker")
-SEATING_CONCURRENCY = 32
+SEATING_CONCURRENCY = 32  # CreateMatch calls in flight per replica
+# Cycles of one pool whose tables may be seated (matches created, then assigned) while the next cycle
+# plans: the loop does not wait on the match service, and still cannot run away from it.
+PIPELINE_DEPTH = 2
+
+
+def cancelled() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 @dataclass
@@ -42,6 +51,7 @@ class CycleReport:
     recovered: int = 0
     abandoned: int = 0
     lease_lost: bool = False
+    skipped: bool = False  # the pool's pipeline was full: nothing planned this time
 
 
 class Matchmaker:
@@ -58,23 +68,30 @@ class Matchmaker:
         self.rng = rng or random.Random()
         self._held: set[str] = set()
         self._seating = asyncio.Semaphore(SEATING_CONCURRENCY)
+        self._in_flight: set[str] = set()  # formations this replica is seating now
+        self._pending: dict[str, set[asyncio.Task[None]]] = {}
+        self.totals = CycleReport()  # everything seated since start (benchmarks read it)
+        self.stopping = False
 
     # ---------------------------------------------------------------- the loop
     async def run(self) -> None:
-        while True:
+        while not self.stopping:
             games = list(self.games)
             self.rng.shuffle(games)  # replicas starting together spread over the pools
             for game_id in games:
                 try:
-                    await self.work(game_id)
+                    await self.work(game_id, wait=False)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
+                    if cancelled():  # a client library turned our cancellation into its own error
+                        raise asyncio.CancelledError() from None
                     log.exception("matchmaker cycle of %s failed", game_id)
             await asyncio.sleep(self.config.matchmaking_interval_ms / 1000)
 
-    async def work(self, game_id: str) -> CycleReport | None:
-        """One cycle of the pool if this replica holds (or takes) its lease."""
+    async def work(self, game_id: str, wait: bool = True) -> CycleReport | None:
+        """One cycle of the pool if this replica holds (or takes) its lease. With wait, returns once
+        its tables are seated; else their seating goes on in the background."""
         if not await self.store.acquire_lease(game_id, self.holder, self.config.matchmaking_lease_ms):
             if game_id in self._held:
                 self._held.discard(game_id)
@@ -83,7 +100,13 @@ class Matchmaker:
         if game_id not in self._held:
             self._held.add(game_id)
             log.info("%s works pool %s", self.holder, game_id)
-        return await self.cycle(game_id)
+        return await self.cycle(game_id, wait)
+
+    async def drain(self, timeout: float | None = None) -> None:
+        """Waits for the tables being seated in the background."""
+        tasks = [t for pending in self._pending.values() for t in pending]
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
 
     async def release_leases(self) -> None:
         for game_id in list(self._held):
@@ -94,10 +117,17 @@ class Matchmaker:
         self._held.clear()
 
     # ---------------------------------------------------------------- one cycle
-    async def cycle(self, game_id: str) -> CycleReport:
+    async def cycle(self, game_id: str, wait: bool = True) -> CycleReport:
         report = CycleReport()
-        for formation in await self.store.formations(game_id):
-            await self._recover(game_id, formation, report)
+        pending = self._pending.setdefault(game_id, set())
+        if len(pending) >= PIPELINE_DEPTH and not wait:
+            report.skipped = True
+            return report  # the match service is behind: the loop goes on to the other pools (lease renewed)
+        while len(pending) >= PIPELINE_DEPTH:
+            await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+        left = [f for f in await self.store.formations(game_id) if f.formation_id not in self._in_flight]
+        if left:
+            await self._recover(game_id, left, report)
         now = self.clock()
         batch = self.config.matchmaking_batch
         anchors: list[mmpb.Ticket] = []
@@ -111,17 +141,18 @@ class Matchmaker:
         anchors += [t for t in await self.store.oldest(game_id, batch) if t.ticket_id not in seen and
                     now < t.expires_unix_ms]
         if anchors:
-            per_side = 2 * registry.get_engine(game_id).spec.max_players
+            per_side = 2 * max(max(t.player_counts, default=2) for t in anchors)
             queries = [(t.rating, window(self.config, now - t.created_unix_ms)) for t in anchors]
             tables = plan(self.config, anchors, await self.store.nearest(game_id, queries, per_side), now)
             if tables:
-                await self._seat_all(game_id, tables, now, report)
+                await self._seat_all(game_id, tables, now, report, wait)
         metrics.TICKETS_WAITING.labels(game_id).set(await self.store.waiting_count(game_id))
         return report
 
-    async def _seat_all(self, game_id: str, tables: list[Table], now: int, report: CycleReport) -> None:
+    async def _seat_all(self, game_id: str, tables: list[Table], now: int, report: CycleReport,
+                        wait: bool) -> None:
         formations = [new_formation(self.holder, t.ticket_ids, now) for t in tables]
-        results = await asyncio.gather(*(self.store.claim(game_id, f) for f in formations))
+        results = await self.store.claim_many(game_id, formations)
         if LEASE_LOST in results:
             report.lease_lost = True
         claimed = [(t, f) for t, f, r in zip(tables, formations, results, strict=True) if r == CLAIMED]
@@ -134,11 +165,32 @@ class Matchmaker:
             bots = {d: record_of(bot_id(d), raws.get(bot_id(d))) for d in DIFFICULTIES}
             difficulties = {i: choose_difficulty([p.rating for p in t.people], bots)
                             for i, (t, _) in enumerate(claimed) if t.bots}
-        await asyncio.gather(*(self._seat(game_id, t, f, difficulties.get(i, 0), report)
-                               for i, (t, f) in enumerate(claimed)))
+        seating = {f.formation_id for _, f in claimed}
+        self._in_flight |= seating
+        task = asyncio.create_task(self._seat(game_id, claimed, difficulties, report))
+        pending = self._pending.setdefault(game_id, set())
+        pending.add(task)
 
-    async def _seat(self, game_id: str, table: Table, formation: Formation, difficulty: int,
+        def done(finished: asyncio.Task[None]) -> None:
+            pending.discard(finished)
+            self._in_flight -= seating  # whatever is left of them is recovered by the next cycle
+            if not finished.cancelled() and finished.exception() is not None:
+                log.error("seating tables of %s failed", game_id, exc_info=finished.exception())
+
+        task.add_done_callback(done)
+        if wait:
+            await asyncio.wait([task])
+
+    async def _seat(self, game_id: str, claimed: list[tuple[Table, Formation]], difficulties: dict[int, int],
                     report: CycleReport) -> None:
+        created = await asyncio.gather(*(self._create(game_id, t, f, difficulties.get(i, 0))
+                                         for i, (t, f) in enumerate(claimed)))
+        await self._finish(game_id, [(f, t.people, t.bots) for (t, f), c in zip(claimed, created, strict=True)
+                                     if c is not None], report)
+
+    async def _create(self, game_id: str, table: Table, formation: Formation, difficulty: int) -> CreatedMatch | None:
+        """Creates the table's match and fills the formation's assignments; None when it failed (the
+        tickets are back in the pool then)."""
         async with self._seating:
             if self.config.matchmaking_pause_after_claim_ms:
                 await asyncio.sleep(self.config.matchmaking_pause_after_claim_ms / 1000)
@@ -156,56 +208,58 @@ class Matchmaker:
             except Exception as exc:  # the match service is unreachable or refused: the tickets wait on
                 log.warning("creating a match of %s failed: %s", game_id, exc)
                 await self.store.release(game_id, formation)
-                return
-            now = self.clock()
-            formation.match_id = created.match_id
-            formation.assignments = {
-                t.ticket_id: mmpb.Assignment(
-                    match_id=created.match_id, seat=seat_of[t.ticket_id],
-                    seat_token=created.seat_tokens[seat_of[t.ticket_id]], num_players=table.num_players,
-                    bot_seats=table.bots, assigned_unix_ms=now).SerializeToString()
-                for t in table.people
-            }
-            if not await self.store.record_match(game_id, formation):
-                # Another replica took the pool over and put the tickets back meanwhile.
-                await self._abandon(created, report)
-                return
-            await self._assign(game_id, formation, table.people, table.bots, report)
-
-    async def _assign(self, game_id: str, formation: Formation, people: Sequence[mmpb.Ticket] | None, bots: int,
-                      report: CycleReport) -> None:
+                return None
         now = self.clock()
-        if not await self.store.assign(game_id, formation, now, self.config.ticket_result_ttl_seconds * 1000):
-            seated = [mmpb.Assignment.FromString(a) for a in formation.assignments.values()]
-            await self._abandon(CreatedMatch(formation.match_id, {a.seat: a.seat_token for a in seated}), report)
+        formation.match_id = created.match_id
+        formation.assignments = {
+            t.ticket_id: mmpb.Assignment(
+                match_id=created.match_id, seat=seat_of[t.ticket_id],
+                seat_token=created.seat_tokens[seat_of[t.ticket_id]], num_players=table.num_players,
+                bot_seats=table.bots, assigned_unix_ms=now).SerializeToString()
+            for t in table.people
+        }
+        return created
+
+    async def _finish(self, game_id: str, items: Sequence[tuple[Formation, Sequence[mmpb.Ticket], int]],
+                      report: CycleReport) -> None:
+        """Assigns formations whose match exists, in one step; a formation that lost a ticket (cancelled,
+        or undone by a replica that took the pool over) is not placed and its match goes to bots."""
+        if not items:
             return
-        report.formed += 1
-        report.seated += len(formation.ticket_ids)
-        report.bot_seats += bots
-        metrics.MATCHES_FORMED.labels(game_id).inc()
-        if bots:
-            metrics.BOT_SEATS_FILLED.labels(game_id).inc(bots)
-        for ticket in people or ():
-            metrics.TIME_TO_MATCH.labels(game_id).observe(max(now - ticket.created_unix_ms, 0) / 1000)
-        if self.keeper is not None:
-            await self.keeper.track(game_id, formation.match_id)
+        now = self.clock()
+        results = await self.store.assign_many(game_id, [f for f, _, _ in items], now,
+                                               self.config.ticket_result_ttl_seconds * 1000)
+        tracked = []
+        for (formation, people, bots), ok in zip(items, results, strict=True):
+            if not ok:
+                seated = [mmpb.Assignment.FromString(a) for a in formation.assignments.values()]
+                await self._abandon(CreatedMatch(formation.match_id, {a.seat: a.seat_token for a in seated}), report)
+                continue
+            for counts in (report, self.totals):
+                counts.formed += 1
+                counts.seated += len(formation.ticket_ids)
+                counts.bot_seats += bots
+            metrics.MATCHES_FORMED.labels(game_id).inc()
+            if bots:
+                metrics.BOT_SEATS_FILLED.labels(game_id).inc(bots)
+            for ticket in people:
+                metrics.TIME_TO_MATCH.labels(game_id).observe(max(now - ticket.created_unix_ms, 0) / 1000)
+            tracked.append((game_id, formation.match_id))
+        if self.keeper is not None and tracked:
+            await self.keeper.track(tracked)
 
     async def _abandon(self, created: CreatedMatch, report: CycleReport) -> None:
         report.abandoned += 1
+        self.totals.abandoned += 1
         log.info("match %s lost its group while being formed; bots play it out", created.match_id)
         await self.creator.abandon(created.match_id, created.seat_tokens)
 
-    async def _recover(self, game_id: str, formation: Formation, report: CycleReport) -> None:
-        """A formation left by a holder that died (or lost the lease) mid-cycle."""
-        report.recovered += 1
-        if formation.match_id:
-            bots = 0
-            if formation.assignments:
-                first = mmpb.Assignment.FromString(next(iter(formation.assignments.values())))
-                bots = first.bot_seats
-            log.info("finishing formation %s of %s (match %s)", formation.formation_id, formation.holder,
-                     formation.match_id)
-            await self._assign(game_id, formation, None, bots, report)
-        else:
+    async def _recover(self, game_id: str, formations: list[Formation], report: CycleReport) -> None:
+        """Formations left by a holder that died (or lost the lease) mid-cycle are undone: their
+        tickets go back to the pool with their wait. A match that holder created meanwhile is never
+        assigned: its holder's own assignment fails and hands it to bots, or, if the holder died, the
+        match's turn limit does (bots take over seats whose people never come)."""
+        report.recovered += len(formations)
+        for formation in formations:
             log.info("putting back the tickets of formation %s of %s", formation.formation_id, formation.holder)
             await self.store.release(game_id, formation)

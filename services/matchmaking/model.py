@@ -45,15 +45,15 @@ def public(ticket: mmpb.Ticket, status: int, assignment: bytes = b"") -> mmpb.Ti
 
 @dataclass
 class Formation:
-    """A group the matchmaker has claimed and is seating: recorded with the claim, so that when its
-    replica dies the next lease holder finishes it (match recorded) or puts its tickets back."""
+    """A group the matchmaker has claimed and is seating, recorded with the claim so that when its
+    replica dies the next lease holder puts its tickets back."""
 
     formation_id: str
     holder: str
     ticket_ids: list[str]
     created_ms: int
     match_id: str = ""
-    # ticket id -> serialized Assignment, once the match exists.
+    # ticket id -> serialized Assignment, once the match exists (what `assign` writes).
     assignments: dict[str, bytes] = field(default_factory=dict)
 
     def encode(self) -> str:

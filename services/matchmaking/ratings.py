@@ -5,7 +5,6 @@ rates it exactly once (the store's per-match marker guards it; replicas share th
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -119,17 +118,22 @@ class RatingKeeper:
         self.max_watches = max_watches
         self._active: dict[tuple[str, str], asyncio.Task[None]] = {}
         self.keep_ms = max(config.replay_ttl_seconds, 3600) * 1000
+        self.stopping = False
 
-    async def track(self, game_id: str, match_id: str) -> None:
-        await self.store.add_pending(game_id, match_id, self.clock())
+    async def track(self, matches: Sequence[tuple[str, str]]) -> None:
+        """Queues (game, match) pairs; a keeper of some replica picks each up on its next tick."""
+        await self.store.add_pending(matches, self.clock())
 
     async def run(self) -> None:
-        while True:
+        while not self.stopping:
             try:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
             except Exception:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise asyncio.CancelledError() from None
                 log.exception("rating keeper tick failed")
             await asyncio.sleep(TICK_SECONDS)
 
@@ -182,9 +186,10 @@ class RatingKeeper:
                     await asyncio.sleep(1.0)
 
     async def stop(self) -> None:
-        for task in list(self._active.values()):
+        self.stopping = True
+        tasks = list(self._active.values())
+        for task in tasks:
             task.cancel()
-        for task in list(self._active.values()):
-            with contextlib.suppress(BaseException):
-                await task
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
 

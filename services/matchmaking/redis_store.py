@@ -120,55 +120,118 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 0
 """
 
-# KEYS: lease, forming, indexes. ARGV: base, holder, formation id, formation JSON, ticket ids...
-CLAIM = _LIB + """
-if redis.call('GET', KEYS[1]) ~= ARGV[2] then return -1 end
-for i = 5, #ARGV do
-  if redis.call('HGET', ARGV[1] .. 't:' .. ARGV[i], 's') ~= '1' then return i - 4 end
-end
-for i = 5, #ARGV do
-  redis.call('HSET', ARGV[1] .. 't:' .. ARGV[i], 's', '9', 'f', ARGV[3])
-  unindex(3, ARGV[i])
-end
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
-return 0
-"""
-
-# KEYS: forming. ARGV: formation id, formation JSON.
-RECORD = """
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1
-"""
-
-# KEYS: forming, indexes. ARGV: base, formation id, match id, now, result ttl ms, then (ticket id,
-# Assignment bytes) pairs.
-ASSIGN = _LIB + """
-local ok = true
-local ids = {}
-for i = 6, #ARGV, 2 do
-  ids[#ids + 1] = ARGV[i]
-  local v = redis.call('HMGET', ARGV[1] .. 't:' .. ARGV[i], 's', 'f', 'm')
-  if not ((v[1] == '9' and v[2] == ARGV[2]) or (v[1] == '2' and v[3] == ARGV[3])) then ok = false end
-end
-if not ok then
-  put_back(2, ARGV[1], ARGV[2], ids)
-  redis.call('HDEL', KEYS[1], ARGV[2])
-  return 0
-end
-for i = 6, #ARGV, 2 do
-  local id = ARGV[i]
-  local tk = ARGV[1] .. 't:' .. id
-  local v = redis.call('HMGET', tk, 's', 'p')
-  if v[1] == '9' then
-    redis.call('HSET', tk, 's', '2', 'f', '', 'm', ARGV[3], 'a', ARGV[i + 1], 'u', ARGV[4])
-    redis.call('PEXPIRE', tk, ARGV[5])
-    free_slot(ARGV[1], id, v[2])
-    redis.call('PUBLISH', ARGV[1] .. 'w:' .. id, '2')
+# KEYS: lease, forming, indexes. ARGV: base, holder, then per formation: id, JSON, n, its n ticket ids.
+# Returns a code per formation: 0 claimed, -1 the lease is not the holder's, k > 0 its k-th ticket is not waiting.
+CLAIM_MANY = _LIB + """
+local out = {}
+local leased = redis.call('GET', KEYS[1]) == ARGV[2]
+local i = 3
+while i <= #ARGV do
+  local fid, json, n = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  local code = 0
+  if not leased then code = -1 else
+    for j = 1, n do
+      if code == 0 and redis.call('HGET', ARGV[1] .. 't:' .. ARGV[i + 2 + j], 's') ~= '1' then code = j end
+    end
   end
+  if code == 0 then
+    for j = 1, n do
+      local id = ARGV[i + 2 + j]
+      redis.call('HSET', ARGV[1] .. 't:' .. id, 's', '9', 'f', fid)
+      unindex(3, id)
+    end
+    redis.call('HSET', KEYS[2], fid, json)
+  end
+  out[#out + 1] = code
+  i = i + 3 + n
 end
-redis.call('HDEL', KEYS[1], ARGV[2])
-return 1
+return out
+"""
+
+# KEYS: forming, indexes. ARGV: base, now, result ttl ms, then per formation: id, match id, n, and n
+# (ticket id, Assignment bytes) pairs. Returns 1 per formation assigned, 0 per formation undone.
+ASSIGN_MANY = _LIB + """
+local out = {}
+local i = 4
+while i <= #ARGV do
+  local fid, match, n = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  local ok = true
+  local ids = {}
+  for j = 0, n - 1 do
+    local id = ARGV[i + 3 + 2 * j]
+    ids[#ids + 1] = id
+    local v = redis.call('HMGET', ARGV[1] .. 't:' .. id, 's', 'f', 'm')
+    if not ((v[1] == '9' and v[2] == fid) or (v[1] == '2' and v[3] == match)) then ok = false end
+  end
+  if ok then
+    for j = 0, n - 1 do
+      local id = ARGV[i + 3 + 2 * j]
+      local tk = ARGV[1] .. 't:' .. id
+      local v = redis.call('HMGET', tk, 's', 'p')
+      if v[1] == '9' then
+        redis.call('HSET', tk, 's', '2', 'f', '', 'm', match, 'a', ARGV[i + 4 + 2 * j], 'u', ARGV[2])
+        redis.call('PEXPIRE', tk, ARGV[3])
+        free_slot(ARGV[1], id, v[2])
+        redis.call('PUBLISH', ARGV[1] .. 'w:' .. id, '2')
+      end
+    end
+    out[#out + 1] = 1
+  else
+    put_back(2, ARGV[1], fid, ids)
+    out[#out + 1] = 0
+  end
+  redis.call('HDEL', KEYS[1], fid)
+  i = i + 3 + 2 * n
+end
+return out
+"""
+
+# KEYS: indexes. ARGV: base, which ('time' or 'due'), now, limit. The waiting tickets, oldest (or
+# earliest due) first, as a flat list of Ticket bytes; entries of vanished tickets leave the indexes.
+READ = _LIB + """
+local ids
+if ARGV[2] == 'due' then
+  ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[3], 'LIMIT', 0, ARGV[4])
+else
+  ids = redis.call('ZRANGE', KEYS[2], 0, tonumber(ARGV[4]) - 1)
+end
+local out = {}
+for _, id in ipairs(ids) do
+  local v = redis.call('HMGET', ARGV[1] .. 't:' .. id, 'd', 's')
+  if not v[1] then unindex(1, id) elseif v[2] == '1' then out[#out + 1] = v[1] end
+end
+return out
+"""
+
+# KEYS: indexes. ARGV: base, per side, then (rating, window) pairs. Returns, per query, up to `per
+# side` waiting tickets just above and just below the rating within the window, as a string of
+# comma-separated 1-based places in the list that ends the reply: the Ticket bytes of each one named
+# (few reply elements: the client parses replies in Python).
+NEAREST = _LIB + """
+local per = tonumber(ARGV[2])
+local out = {}
+local place = {}
+local data = {}
+for i = 3, #ARGV, 2 do
+  local r, w = tonumber(ARGV[i]), tonumber(ARGV[i + 1])
+  local found = {}
+  local up = redis.call('ZRANGEBYSCORE', KEYS[1], r, r + w, 'LIMIT', 0, per)
+  local down = redis.call('ZREVRANGEBYSCORE', KEYS[1], r, r - w, 'LIMIT', 0, per)
+  for _, list in ipairs({up, down}) do
+    for _, id in ipairs(list) do
+      if place[id] == nil then
+        local v = redis.call('HMGET', ARGV[1] .. 't:' .. id, 'd', 's')
+        if not v[1] then unindex(1, id) place[id] = false
+        elseif v[2] == '1' then data[#data + 1] = v[1] place[id] = #data
+        else place[id] = false end
+      end
+      if place[id] then found[#found + 1] = place[id] end
+    end
+  end
+  out[#out + 1] = table.concat(found, ',')
+end
+out[#out + 1] = data
+return out
 """
 
 # KEYS: forming, indexes. ARGV: base, formation id, ticket ids...
@@ -294,6 +357,7 @@ class RedisMatchmakingStore(MatchmakingStore):
 
     def __init__(self, url: str, prefix: str, cluster: bool = False) -> None:
         self.prefix = prefix
+        self.cluster = cluster
         self.client: Any
         if cluster:
             self.client = RedisCluster.from_url(url)
@@ -302,8 +366,9 @@ class RedisMatchmakingStore(MatchmakingStore):
             self.client = aioredis.Redis(connection_pool=pool)
         self._notifier = _Notifier(aioredis.Redis.from_url(url))
         self._scripts = {name: self.client.register_script(body) for name, body in (
-            ("create", CREATE), ("cancel", CANCEL), ("lease", LEASE), ("unlease", UNLEASE), ("claim", CLAIM),
-            ("record", RECORD), ("assign", ASSIGN), ("release", RELEASE), ("expire", EXPIRE),
+            ("create", CREATE), ("cancel", CANCEL), ("lease", LEASE), ("unlease", UNLEASE), ("claim", CLAIM_MANY),
+            ("assign", ASSIGN_MANY), ("release", RELEASE), ("expire", EXPIRE),
+            ("read", READ), ("nearest", NEAREST),
             ("apply_ratings", APPLY_RATINGS), ("claim_pending", CLAIM_PENDING))}
 
     async def _run(self, script: str, keys: list[str], args: list[Any]) -> Any:
@@ -335,6 +400,24 @@ class RedisMatchmakingStore(MatchmakingStore):
             base, ticket.ticket_id, public(ticket, WAITING).SerializeToString(), repr(ticket.rating),
             ticket.created_unix_ms, ticket.wait_deadline_unix_ms, ticket.expires_unix_ms, ticket.player_id, keep_ms])
         return _text(result)
+
+    async def create_tickets(self, tickets: Sequence[mmpb.Ticket], keep_ms: int) -> list[str]:
+        if self.cluster:  # a cluster client cannot pipeline scripts
+            return list(await asyncio.gather(*(self.create_ticket(t, keep_ms) for t in tickets)))
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for ticket in tickets:
+                    base = self._base(ticket.game_id)
+                    await self._scripts["create"](
+                        keys=[base + "t:" + ticket.ticket_id, base + "p:" + ticket.player_id,
+                              *self._indexes(ticket.game_id)],
+                        args=[base, ticket.ticket_id, public(ticket, WAITING).SerializeToString(), repr(ticket.rating),
+                              ticket.created_unix_ms, ticket.wait_deadline_unix_ms, ticket.expires_unix_ms,
+                              ticket.player_id, keep_ms],
+                        client=pipe)
+                return [_text(r) for r in await pipe.execute()]
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
 
     @staticmethod
     def _compose(data: Any, state: Any, assignment: Any) -> StoredTicket:
@@ -387,81 +470,50 @@ class RedisMatchmakingStore(MatchmakingStore):
         except TRANSIENT as exc:
             raise _unavailable(exc) from exc
 
-    async def _waiting(self, game_id: str, ids: Sequence[Any]) -> list[mmpb.Ticket]:
-        """The waiting tickets among ids, in order; index entries of vanished tickets are dropped."""
-        if not ids:
-            return []
-        base = self._base(game_id)
-        names = [_text(i) for i in ids]
-        try:
-            async with self.client.pipeline(transaction=False) as pipe:
-                for name in names:
-                    pipe.hmget(base + "t:" + name, "d", "s")
-                rows = await pipe.execute()
-            out = []
-            gone = []
-            for name, (data, state) in zip(names, rows, strict=True):
-                if data is None:
-                    gone.append(name)
-                elif int(state) == WAITING:
-                    out.append(mmpb.Ticket.FromString(data))
-            if gone:
-                for key in self._indexes(game_id):
-                    await self.client.zrem(key, *gone)
-            return out
-        except TRANSIENT as exc:
-            raise _unavailable(exc) from exc
+    async def _read(self, game_id: str, which: str, now_ms: int, limit: int) -> list[mmpb.Ticket]:
+        rows = await self._run("read", self._indexes(game_id), [self._base(game_id), which, now_ms, limit])
+        return [mmpb.Ticket.FromString(raw) for raw in rows]
 
     async def oldest(self, game_id: str, limit: int) -> list[mmpb.Ticket]:
-        try:
-            ids = await self.client.zrange(self._base(game_id) + "by_time", 0, limit - 1)
-        except TRANSIENT as exc:
-            raise _unavailable(exc) from exc
-        return await self._waiting(game_id, ids)
+        return await self._read(game_id, "time", 0, limit)
 
     async def due(self, game_id: str, now_ms: int, limit: int) -> list[mmpb.Ticket]:
-        try:
-            ids = await self.client.zrangebyscore(self._base(game_id) + "by_deadline", "-inf", now_ms,
-                                                  start=0, num=limit)
-        except TRANSIENT as exc:
-            raise _unavailable(exc) from exc
-        return await self._waiting(game_id, ids)
+        return await self._read(game_id, "due", now_ms, limit)
 
     async def nearest(self, game_id: str, queries: Sequence[tuple[float, float]],
                       per_side: int) -> list[list[mmpb.Ticket]]:
-        key = self._base(game_id) + "by_rating"
-        try:
-            async with self.client.pipeline(transaction=False) as pipe:
-                for rating, window in queries:
-                    pipe.zrangebyscore(key, rating, rating + window, start=0, num=per_side)
-                    pipe.zrevrangebyscore(key, rating, rating - window, start=0, num=per_side)
-                rows = await pipe.execute()
-        except TRANSIENT as exc:
-            raise _unavailable(exc) from exc
-        groups = [list(dict.fromkeys(_text(i) for i in rows[2 * q] + rows[2 * q + 1])) for q in range(len(queries))]
-        unique = list(dict.fromkeys(i for group in groups for i in group))
-        tickets = {t.ticket_id: t for t in await self._waiting(game_id, unique)}
-        return [[tickets[i] for i in group if i in tickets] for group in groups]
+        if not queries:
+            return []
+        args: list[Any] = [self._base(game_id), per_side]
+        for rating, window in queries:
+            args += [repr(float(rating)), repr(float(window))]
+        rows = await self._run("nearest", self._indexes(game_id), args)
+        tickets = [mmpb.Ticket.FromString(raw) for raw in rows[-1]]
+        return [[tickets[int(p) - 1] for p in dict.fromkeys(_text(places).split(","))] if places else []
+                for places in rows[:-1]]
 
-    async def claim(self, game_id: str, formation: Formation) -> str:
+    async def claim_many(self, game_id: str, formations: Sequence[Formation]) -> list[str]:
+        if not formations:
+            return []
         base = self._base(game_id)
-        code = int(await self._run("claim", [base + "lease", base + "forming", *self._indexes(game_id)],
-                                   [base, formation.holder, formation.formation_id, formation.encode(),
-                                    *formation.ticket_ids]))
-        return CLAIMED if code == 0 else LEASE_LOST if code < 0 else GONE
+        args: list[Any] = [base, formations[0].holder]
+        for formation in formations:
+            args += [formation.formation_id, formation.encode(), len(formation.ticket_ids), *formation.ticket_ids]
+        codes = await self._run("claim", [base + "lease", base + "forming", *self._indexes(game_id)], args)
+        return [CLAIMED if int(c) == 0 else LEASE_LOST if int(c) < 0 else GONE for c in codes]
 
-    async def record_match(self, game_id: str, formation: Formation) -> bool:
-        return bool(await self._run("record", [self._base(game_id) + "forming"],
-                                    [formation.formation_id, formation.encode()]))
-
-    async def assign(self, game_id: str, formation: Formation, now_ms: int, result_ttl_ms: int) -> bool:
+    async def assign_many(self, game_id: str, formations: Sequence[Formation], now_ms: int,
+                          result_ttl_ms: int) -> list[bool]:
+        if not formations:
+            return []
         base = self._base(game_id)
-        pairs: list[Any] = []
-        for ticket_id in formation.ticket_ids:
-            pairs += [ticket_id, formation.assignments.get(ticket_id, b"")]
-        return bool(await self._run("assign", [base + "forming", *self._indexes(game_id)],
-                                    [base, formation.formation_id, formation.match_id, now_ms, result_ttl_ms,
-                                     *pairs]))
+        args: list[Any] = [base, now_ms, result_ttl_ms]
+        for formation in formations:
+            args += [formation.formation_id, formation.match_id, len(formation.ticket_ids)]
+            for ticket_id in formation.ticket_ids:
+                args += [ticket_id, formation.assignments.get(ticket_id, b"")]
+        codes = await self._run("assign", [base + "forming", *self._indexes(game_id)], args)
+        return [bool(int(c)) for c in codes]
 
     async def release(self, game_id: str, formation: Formation) -> None:
         base = self._base(game_id)
@@ -532,9 +584,11 @@ class RedisMatchmakingStore(MatchmakingStore):
         return None if found is None else int(found)
 
     # ---------------------------------------------------------------- pending ratings
-    async def add_pending(self, game_id: str, match_id: str, due_ms: int) -> None:
+    async def add_pending(self, items: Sequence[tuple[str, str]], due_ms: int) -> None:
+        if not items:
+            return
         try:
-            await self.client.zadd(self._queue, {f"{game_id}/{match_id}": due_ms}, nx=True)
+            await self.client.zadd(self._queue, {f"{g}/{m}": due_ms for g, m in items}, nx=True)
         except TRANSIENT as exc:
             raise _unavailable(exc) from exc
 

@@ -66,6 +66,10 @@ class MatchmakingStore(ABC):
         removed after keep_ms whatever happens. Returns '' or, storing nothing, the id of the
         player's live ticket of that game."""
 
+    async def create_tickets(self, tickets: Sequence[mmpb.Ticket], keep_ms: int) -> list[str]:
+        """Many create_ticket at once (loading a pool in bulk)."""
+        return [await self.create_ticket(t, keep_ms) for t in tickets]
+
     @abstractmethod
     async def get_ticket(self, ticket_id: str) -> StoredTicket | None: ...
 
@@ -103,19 +107,23 @@ class MatchmakingStore(ABC):
         rating, within the window."""
 
     @abstractmethod
+    async def claim_many(self, game_id: str, formations: Sequence[Formation]) -> list[str]:
+        """For each formation (their tickets do not overlap): if its holder holds the lease and every
+        ticket is WAITING, all become FORMING, leave the indexes, and the formation is recorded
+        (CLAIMED); else nothing changes for it (LEASE_LOST, GONE)."""
+
     async def claim(self, game_id: str, formation: Formation) -> str:
-        """If formation.holder holds the lease and every ticket is WAITING: all become FORMING, leave
-        the indexes, and the formation is recorded (CLAIMED). Else nothing changes (LEASE_LOST, GONE)."""
+        return (await self.claim_many(game_id, [formation]))[0]
 
     @abstractmethod
-    async def record_match(self, game_id: str, formation: Formation) -> bool:
-        """Records the formation's match and assignments, if the formation is still pending."""
+    async def assign_many(self, game_id: str, formations: Sequence[Formation], now_ms: int,
+                          result_ttl_ms: int) -> list[bool]:
+        """For each formation: if every ticket is still FORMING in it (or already ASSIGNED to its
+        match), all become ASSIGNED (True); else those still FORMING in it go back to WAITING
+        (False). Either way the formation record is removed."""
 
-    @abstractmethod
     async def assign(self, game_id: str, formation: Formation, now_ms: int, result_ttl_ms: int) -> bool:
-        """If every ticket is still FORMING in this formation (or already ASSIGNED to its match): all
-        become ASSIGNED (True). Else those still FORMING in it go back to WAITING (False). Either way
-        the formation record is removed."""
+        return (await self.assign_many(game_id, [formation], now_ms, result_ttl_ms))[0]
 
     @abstractmethod
     async def release(self, game_id: str, formation: Formation) -> None:
@@ -154,7 +162,8 @@ class MatchmakingStore(ABC):
 
     # ---------------------------------------------------------------- matches whose rating is pending
     @abstractmethod
-    async def add_pending(self, game_id: str, match_id: str, due_ms: int) -> None: ...
+    async def add_pending(self, items: Sequence[tuple[str, str]], due_ms: int) -> None:
+        """Queues (game, match) pairs to be rated, unless queued already."""
 
     @abstractmethod
     async def claim_pending(self, now_ms: int, until_ms: int, limit: int) -> list[tuple[str, str]]:
@@ -418,28 +427,26 @@ class MemoryMatchmakingStore(MatchmakingStore):
             out.append(self._waiting(list(ids)))
         return out
 
-    async def claim(self, game_id: str, formation: Formation) -> str:
+    async def claim_many(self, game_id: str, formations: Sequence[Formation]) -> list[str]:
         self._purge()
         pool = self._pool(game_id)
-        if pool.lease[0] != formation.holder or pool.lease[1] <= time.monotonic():
-            return LEASE_LOST
-        chosen = [self._tickets.get(t) for t in formation.ticket_ids]
-        if any(s is None or s.state != WAITING for s in chosen):
-            return GONE
-        for stored in chosen:
-            assert stored is not None
-            stored.state = FORMING
-            stored.formation = formation.formation_id
-            self._unindex(stored.ticket)
-        pool.forming[formation.formation_id] = _copy(formation)
-        return CLAIMED
-
-    async def record_match(self, game_id: str, formation: Formation) -> bool:
-        pool = self._pool(game_id)
-        if formation.formation_id not in pool.forming:
-            return False
-        pool.forming[formation.formation_id] = _copy(formation)
-        return True
+        out = []
+        for formation in formations:
+            if pool.lease[0] != formation.holder or pool.lease[1] <= time.monotonic():
+                out.append(LEASE_LOST)
+                continue
+            chosen = [self._tickets.get(t) for t in formation.ticket_ids]
+            if any(s is None or s.state != WAITING for s in chosen):
+                out.append(GONE)
+                continue
+            for stored in chosen:
+                assert stored is not None
+                stored.state = FORMING
+                stored.formation = formation.formation_id
+                self._unindex(stored.ticket)
+            pool.forming[formation.formation_id] = _copy(formation)
+            out.append(CLAIMED)
+        return out
 
     def _put_back(self, game_id: str, formation: Formation) -> None:
         for ticket_id in formation.ticket_ids:
@@ -451,7 +458,11 @@ class MemoryMatchmakingStore(MatchmakingStore):
                 self._notify(ticket_id)
         self._pool(game_id).forming.pop(formation.formation_id, None)
 
-    async def assign(self, game_id: str, formation: Formation, now_ms: int, result_ttl_ms: int) -> bool:
+    async def assign_many(self, game_id: str, formations: Sequence[Formation], now_ms: int,
+                          result_ttl_ms: int) -> list[bool]:
+        return [self._assign(game_id, f, result_ttl_ms) for f in formations]
+
+    def _assign(self, game_id: str, formation: Formation, result_ttl_ms: int) -> bool:
         chosen = [self._tickets.get(t) for t in formation.ticket_ids]
         ready = all(
             s is not None and ((s.state == FORMING and s.formation == formation.formation_id)
@@ -529,9 +540,10 @@ class MemoryMatchmakingStore(MatchmakingStore):
         return self._boards.get(game_id, SortedIndex()).rank_descending(player_id)
 
     # ---------------------------------------------------------------- pending ratings
-    async def add_pending(self, game_id: str, match_id: str, due_ms: int) -> None:
-        if f"{game_id}/{match_id}" not in self._pending:
-            self._pending.add(f"{game_id}/{match_id}", due_ms)
+    async def add_pending(self, items: Sequence[tuple[str, str]], due_ms: int) -> None:
+        for game_id, match_id in items:
+            if f"{game_id}/{match_id}" not in self._pending:
+                self._pending.add(f"{game_id}/{match_id}", due_ms)
 
     async def claim_pending(self, now_ms: int, until_ms: int, limit: int) -> list[tuple[str, str]]:
         due = self._pending.up_to(now_ms, limit)

@@ -4,7 +4,6 @@ loop and rating keeper that `start` runs beside it (against the MatchService at 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from services.kit.config import Config
@@ -52,13 +51,16 @@ class MatchmakingApp:
         log.info("matchmaker %s started against the match service at %s", self.matchmaker.holder, match_target)
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if self.matchmaker is not None:
+            self.matchmaker.stopping = True
         if self.keeper is not None:
             await self.keeper.stop()
+        for task in self._tasks:
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=10)
+        if self.matchmaker is not None:  # tables being seated get a moment; the rest the next holder undoes
+            await self.matchmaker.drain(timeout=self.config.grace_seconds)
         if self.matchmaker is not None:
             await self.matchmaker.release_leases()  # another replica takes the pools at once
         if self.creator is not None:

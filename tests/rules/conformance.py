@@ -100,9 +100,9 @@ def play_random_game(engine: Engine, seed: int, thorough: bool) -> dict[str, int
         legal = engine.legal_actions(state)
         assert legal, f"{engine.game_id}: seat {seat} has no legal action"
         # The costlier checks run at every step of the thorough games and at a sample of the others.
-        if thorough or rng.random() < 0.1:
+        if thorough or rng.random() < 0.04:
             check_step(engine, state, legal, rng)
-        if thorough or rng.random() < 0.02:
+        if thorough or rng.random() < 0.01:
             stats["resampled_differed"] += check_views_leak_nothing(engine, state, rng)
             stats["leak_checks"] += 1
         choice = rng.choice(legal)

@@ -19,7 +19,7 @@ def _play_chunk(game_id: str, chunk: int, total: int) -> None:
     totals = {"steps": 0, "resampled_differed": 0, "leak_checks": 0}
     for index in range(per_chunk):
         seed = chunk * 1_000_003 + index
-        stats = play_random_game(engine, seed, thorough=index < 3)
+        stats = play_random_game(engine, seed, thorough=index < 2)
         for key in totals:
             totals[key] += stats[key]
     assert totals["leak_checks"] > 0

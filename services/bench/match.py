@@ -103,7 +103,9 @@ async def submit_rates(target: str, seconds: float, concurrency: int, game_id: s
 async def watch_latency(target: str, streams: int, per_match: int, seconds: float, rate: float) -> tuple[int, list]:
     """`streams` WatchMatch streams (per_match on each match); actions submitted at `rate` per second;
     returns (streams that got every update, delivery latencies in seconds)."""
-    channels = [grpc.aio.insecure_channel(target) for _ in range(max(1, streams // 100))]
+    # Separate connections (a local subchannel pool each), at most 100 streams on any one of them.
+    channels = [grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(max(1, streams // 100))]
     stub = match_service_pb2_grpc.MatchServiceStub(channels[0])
     players = await guests(channels[0], 2)
     games = [await new_match(stub, players, "grill_party", seed=i + 1) for i in range(streams // per_match)]
@@ -112,7 +114,7 @@ async def watch_latency(target: str, streams: int, per_match: int, seconds: floa
     complete = 0
     started = asyncio.Event()
     ready = 0
-    stop_at: list[float] = []
+    finals: dict[str, int] = {}  # the last version of each match, set just before it is made
 
     async def watch(index: int) -> None:
         nonlocal ready, complete
@@ -131,14 +133,15 @@ async def watch_latency(target: str, streams: int, per_match: int, seconds: floa
                 if (game.match_id, version) in sent:
                     latencies.append(now - sent[(game.match_id, version)])
             last = update.match.version
-            if stop_at and now > stop_at[0]:
+            if game.match_id in finals and last >= finals[game.match_id]:
+                complete += 1  # it saw every update up to the match's last version
                 break
         call.cancel()
-        if last >= game.version:  # it saw the match's last version
-            complete += 1
 
     tasks = [asyncio.create_task(watch(i)) for i in range(streams)]
-    await asyncio.wait_for(started.wait(), 120)
+    setup = time.perf_counter()
+    await asyncio.wait_for(started.wait(), 300)
+    print(f"  {streams} WatchMatch streams open in {time.perf_counter() - setup:.1f}s", flush=True)
     end = time.perf_counter() + seconds
     index = 0
     while time.perf_counter() < end:
@@ -149,14 +152,17 @@ async def watch_latency(target: str, streams: int, per_match: int, seconds: floa
         sent[(game.match_id, game.version + 1)] = time.perf_counter()
         await submit_next(stub, game, "grill_party")
         await asyncio.sleep(1 / rate)
-    stop_at.append(time.perf_counter() + 1.0)
-    # Wake every stream once more so each sees the stop time.
+    # One last action in every match tells its watchers the run is over.
     for game in games:
         if not game.state.core.game_over:
+            finals[game.match_id] = game.version + 1
             await submit_next(stub, game, "grill_party")
+        else:
+            finals[game.match_id] = game.version
     await asyncio.wait(tasks, timeout=30)
     for task in tasks:
         task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     for channel in channels:
         await channel.close()
     return complete, latencies

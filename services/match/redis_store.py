@@ -152,7 +152,7 @@ class RedisStore(MatchStore):
             self.client = RedisCluster.from_url(url)
         else:
             # Callers beyond the pool wait for a connection instead of failing.
-            pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=128, timeout=30)
+            pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=256, timeout=30)
             self.client = aioredis.Redis(connection_pool=pool)
         # Pub/sub goes through one node: PUBLISH reaches every node of a cluster.
         self._notifier = _Notifier(aioredis.Redis.from_url(url))

@@ -23,7 +23,8 @@ def main() -> int:
     shutil.rmtree(OUT / "sizzle", ignore_errors=True)
     (OUT / "sizzle").mkdir(parents=True, exist_ok=True)
     well_known = Path(grpc_tools.__file__).parent / "_proto"
-    args = ["protoc", f"-I{PROTOS}", f"-I{well_known}", f"--python_out={OUT}", f"--pyi_out={OUT}", f"--grpc_python_out={OUT}", *files]
+    args = ["protoc", f"-I{PROTOS}", f"-I{well_known}", f"--python_out={OUT}", f"--pyi_out={OUT}",
+            f"--grpc_python_out={OUT}", *files]
     if protoc.main(args) != 0:
         print("protoc failed", file=sys.stderr)
         return 1

@@ -84,7 +84,7 @@ class Engine(ABC):
         cards, the random source) is drawn anew, consistently with what it can see. The
         conformance suite checks that the seat's view is unchanged; search bots use it too."""
 
-    def check_invariants(self, state: Any) -> None:
+    def check_invariants(self, state: Any) -> None:  # noqa: B027 (optional hook: no invariants by default)
         """Raises AssertionError when the state breaks one of the game's invariants."""
 
     def clock_limit_seconds(self, state: Any) -> float | None:
@@ -168,7 +168,8 @@ class Engine(ABC):
                     f"expected a {self.Action.DESCRIPTOR.full_name}, got {type(action).__name__}",
                 )
             if not self.structured_is_legal(state, seat, action):
-                raise GameError(R.ERROR_REASON_ILLEGAL_ACTION, f"{self._safe_describe(state, seat, action)} is not legal now")
+                raise GameError(R.ERROR_REASON_ILLEGAL_ACTION,
+                                f"{self._safe_describe(state, seat, action)} is not legal now")
             message = action
         events = self.mutate(state, seat, message, RandomSource(core.random))
         core.move_number += 1

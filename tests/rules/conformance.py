@@ -35,7 +35,8 @@ def expect_refusal(engine: Engine, state: Any, seat: int, action: Any, reason: i
     except GameError as error:
         assert error.reason == reason, f"expected {R.Name(reason)}, got {error!r}"
     else:
-        raise AssertionError(f"{engine.game_id}: action {action!r} by seat {seat} was accepted, expected {R.Name(reason)}")
+        raise AssertionError(
+            f"{engine.game_id}: action {action!r} by seat {seat} was accepted, expected {R.Name(reason)}")
     assert state.SerializeToString(deterministic=True) == before, "a refused action changed the state"
 
 
@@ -75,7 +76,8 @@ def check_step(engine: Engine, state: Any, legal: list[int], rng: random.Random)
     obs = engine.observe(state, seat)
     assert obs.shape == spec.observation_shape and obs.dtype == np.float32
     assert np.isfinite(obs).all()
-    illegal = [a for a in rng.sample(range(spec.num_distinct_actions), min(8, spec.num_distinct_actions)) if not mask[a]]
+    sample = rng.sample(range(spec.num_distinct_actions), min(8, spec.num_distinct_actions))
+    illegal = [a for a in sample if not mask[a]]
     if illegal:
         expect_refusal(engine, state, seat, illegal[0], R.ERROR_REASON_ILLEGAL_ACTION)
     expect_refusal(engine, state, seat, spec.num_distinct_actions, R.ERROR_REASON_MALFORMED_ACTION)
@@ -88,7 +90,6 @@ def play_random_game(engine: Engine, seed: int, thorough: bool) -> dict[str, int
     rng = random.Random(seed)
     num_players, options, game_seed = random_setup(engine, rng)
     state = engine.new_game(num_players, options, game_seed)
-    spec = engine.spec
     history: list[int] = []
     stats = {"steps": 0, "resampled_differed": 0, "leak_checks": 0}
     state_type = type(state)

@@ -10,7 +10,7 @@ PLAYERS ?= 40
 SECONDS ?= 60
 
 .DEFAULT_GOAL := help
-.PHONY: help run test gen lint bench clean deploy-check loadtest
+.PHONY: help run test gen lint bench clean deploy-check loadtest train tournament
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -47,6 +47,18 @@ bench: $(GEN) ## benchmarks, reported as ratios against baselines measured in th
 loadtest: $(GEN) ## local topology on loopback under simulated players (PLAYERS=40 SECONDS=60); stops by itself
 	@scripts/ensure_redis.sh
 	$(BIN)/python -m services.loadtest --players $(PLAYERS) --seconds $(SECONDS)
+
+$(VENV)/.train-installed: $(DEPS)
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[train,dev]'
+	@touch $@
+
+train: $(GEN) $(VENV)/.train-installed ## train GAME's policy on the CPUs and ship it to workers/models/ (GAME=grill_party)
+	@test -n "$(GAME)" || { echo "usage: make train GAME=<game id>"; exit 2; }
+	$(BIN)/python -m workers.training.train --game $(GAME) --workers 2
+
+tournament: $(GEN) ## the shipped models against heuristic and random bots (GAME=<id>, default every game)
+	$(BIN)/python -m workers.training.tournament $(if $(GAME),--game $(GAME),)
 
 deploy-check: ## build every kustomize overlay and validate manifests, rules, dashboard and Dockerfile offline
 	scripts/deploy_check.sh

@@ -1,0 +1,47 @@
+"""Heuristic bots, one module per game: `workers.bots.heuristic.<game_id>` holds one class whose name
+ends in "Heuristic" and whose constructor takes the injected `random.Random`.
+
+`heuristic_bot(game_id, rng)` finds it; a game without one (yet) gets the uniform RandomBot.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import random
+from typing import Any
+
+from workers.bots.interface import Bot, RandomBot
+
+log = logging.getLogger(__name__)
+
+_CLASSES: dict[str, Any] = {}
+
+
+def heuristic_class(game_id: str) -> Any | None:
+    """The heuristic bot class of a game, or None when the game has none."""
+    if game_id in _CLASSES:
+        return _CLASSES[game_id]
+    found = None
+    try:
+        module = importlib.import_module(f"{__name__}.{game_id}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{game_id}":
+            raise  # the module exists but one of its own imports is missing: a real bug
+        log.info("game %s has no heuristic bot; using the random bot", game_id)
+    else:
+        for name, value in vars(module).items():
+            if name.endswith("Heuristic") and isinstance(value, type) and value.__module__ == module.__name__:
+                found = value
+                break
+    _CLASSES[game_id] = found
+    return found
+
+
+def heuristic_bot(game_id: str, rng: random.Random) -> Bot:
+    """The game's heuristic bot, or a RandomBot when the game has none."""
+    cls = heuristic_class(game_id)
+    if cls is None:
+        return RandomBot(rng)
+    bot: Bot = cls(rng)
+    return bot

@@ -1,0 +1,84 @@
+"""The training pipeline's torch-free parts: data generation and the search teacher."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from services.rules.registry import get_engine
+from workers.bots.heuristic import heuristic_bot
+from workers.training.selfplay import ChunkJob, NumpyMLP, play_chunk, soft_target
+from workers.training.teacher import ValueLookahead, final_value
+
+GAME = "grill_party"
+
+
+def tiny_weights(obs_size: int, out: int, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    return [
+        (rng.normal(0, 0.1, (obs_size, 16)).astype(np.float32), np.zeros(16, np.float32)),
+        (rng.normal(0, 0.1, (16, out)).astype(np.float32), np.zeros(out, np.float32)),
+    ]
+
+
+def test_imitation_chunk_is_reproducible_and_labels_legal_actions() -> None:
+    job = ChunkJob(GAME, "imitation", seed=42, games=2, table_sizes=(2, 3), value_every=0.2)
+    a, b = play_chunk(job), play_chunk(job)
+    assert len(a.samples) == len(b.samples) > 0
+    assert all(np.array_equal(x, y) for x, y in zip(a.samples.obs, b.samples.obs, strict=True))
+    assert a.samples.target == b.samples.target
+    for legal, target in zip(a.samples.legal, a.samples.target, strict=True):
+        assert len(legal) > 1 and set(target) <= set(legal)
+    assert len(a.values) > 0 and all(-1.0 <= v <= 1.0 for v in a.values.value)
+    obs, mask, target = a.samples.arrays(get_engine(GAME).spec.num_distinct_actions)
+    assert obs.shape[0] == mask.shape[0] == target.shape[0]
+    assert np.allclose(target.sum(1), 1.0) and not (target > 0)[~mask].any()
+
+
+def test_teacher_chunk_labels_the_learner_with_soft_targets() -> None:
+    spec = get_engine(GAME).spec
+    size = int(np.prod(spec.observation_shape))
+    job = ChunkJob(GAME, "teacher", seed=7, games=1, table_sizes=(2,), redraws=1, max_candidates=3,
+                   policy_weights=tiny_weights(size, spec.num_distinct_actions),
+                   value_weights=tiny_weights(size, 1, seed=1))
+    result = play_chunk(job)
+    assert result.decisions == len(result.samples) > 0 and result.lookaheads > 0
+    for legal, target in zip(result.samples.legal, result.samples.target, strict=True):
+        assert set(target) <= set(legal) and abs(sum(target.values()) - 1.0) < 1e-9
+
+
+def test_lookahead_prefers_what_the_value_function_likes() -> None:
+    engine = get_engine(GAME)
+    state = engine.new_game(3, None, 99)
+    legal = engine.legal_actions(state)
+    # A value function that only looks at the seat's own hand and deck: fewer cards left is better.
+    teacher = ValueLookahead(
+        engine, lambda r: heuristic_bot(GAME, r), lambda obs: -(obs[:, 14] * 4 + obs[:, 15] * 20),
+        random.Random(1), redraws=2,
+    )
+    result = teacher.search(state, 0, legal)
+    assert result.action in legal and set(result.values) == set(legal)
+    assert result.values[result.action] == max(result.values.values())
+
+
+def test_soft_target_and_final_value() -> None:
+    target = soft_target({1: 0.5, 2: 0.4, 3: 0.1}, 0.05)
+    assert abs(sum(target.values()) - 1) < 1e-12 and target[1] > target[2] > target[3]
+    assert soft_target({1: 0.2, 2: 0.3}, 0.0) == {2: 1.0}
+    engine = get_engine(GAME)
+    state = engine.new_game(2, None, 3)
+    assert final_value(engine, state, 0) == 0.0  # a running game: nothing yet
+    players = [heuristic_bot(GAME, random.Random(seat)) for seat in range(2)]
+    while not state.core.game_over:
+        seat = state.core.seat_to_move
+        engine.apply(state, seat, players[seat].step(engine.view(state, seat), engine.legal_actions(state)))
+    values = [final_value(engine, state, seat) for seat in range(2)]
+    assert abs(sum(values)) < 1e-12 and max(values) > 0  # centred on the table
+
+
+def test_numpy_mlp_batches() -> None:
+    mlp = NumpyMLP(tiny_weights(4, 3))
+    single = mlp(np.ones(4, np.float32))
+    batch = mlp(np.ones((5, 4), np.float32))
+    assert single.shape == (1, 3) and batch.shape == (5, 3) and np.allclose(batch, single)

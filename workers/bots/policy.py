@@ -1,0 +1,282 @@
+"""The ONNX policy runtime: a game's trained model as a bot, with the heuristic as its safety net.
+
+A model lives in workers/models/<game_id>.onnx beside its card <game_id>.card.json. It is loaded
+lazily, once per process: the cache is keyed by game and pid, so a Celery worker that forks after
+importing this module builds its own onnxruntime session in the child, never sharing the parent's.
+
+A decision builds the observation tensor from the seat's view (`engine.observation(view)`, the same
+function training used), runs the model through a reusable IOBinding on preallocated input and
+output buffers, masks the illegal ids and picks by difficulty: hard takes the best legal id
+(deterministic), medium and easy sample from the legal ids' softmax at a temperature, drawing from
+the injected random generator.
+
+When a model is missing, fails to load, does not match the game's tensor shapes or its card's
+checksum, or fails at run time, the bot plays the game's heuristic instead: the first failure in a
+process is logged as a warning, and every decision made by the fallback is counted in
+sizzle_bot_model_fallbacks_total{game, reason}.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from services.kit.metrics import BOT_DECISION, MODEL_FALLBACKS
+from services.rules.engine import Engine
+from services.rules.registry import get_engine
+from workers.bots.heuristic import heuristic_bot
+from workers.bots.interface import Bot
+
+log = logging.getLogger(__name__)
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+class Difficulty(enum.StrEnum):
+    """How well a policy bot plays: hard is the strongest the model can play."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+    @classmethod
+    def parse(cls, value: str | Difficulty) -> Difficulty:
+        try:
+            return cls(str(value).lower())
+        except ValueError:
+            raise ValueError(f"unknown difficulty {value!r} (easy, medium, hard)") from None
+
+
+# Sampling temperature over the legal ids' logits; None takes the best id.
+TEMPERATURE: dict[Difficulty, float | None] = {
+    Difficulty.EASY: 2.0,
+    Difficulty.MEDIUM: 0.5,
+    Difficulty.HARD: None,
+}
+
+
+class ModelUnavailable(Exception):
+    """A model that cannot be used; `reason` is the metric label (missing, load_error, ...)."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+
+
+def model_path(game_id: str, models_dir: Path | None = None) -> Path:
+    return (models_dir or MODELS_DIR) / f"{game_id}.onnx"
+
+
+def card_path(game_id: str, models_dir: Path | None = None) -> Path:
+    return (models_dir or MODELS_DIR) / f"{game_id}.card.json"
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class OnnxModel:
+    """One onnxruntime session of a game's model with its reusable buffers (one per process)."""
+
+    def __init__(self, engine: Engine, path: Path, card: Path | None = None) -> None:
+        import onnxruntime as ort  # imported here so that modules importing bots stay light
+
+        spec = engine.spec
+        if not path.is_file():
+            raise ModelUnavailable("missing", f"no model file at {path}")
+        if card is not None and card.is_file():
+            try:
+                expected = json.loads(card.read_text())["onnx_sha256"]
+            except (ValueError, KeyError) as exc:
+                raise ModelUnavailable("bad_card", f"{card}: {exc}") from exc
+            actual = file_sha256(path)
+            if actual != expected:
+                raise ModelUnavailable("checksum", f"{path} has sha256 {actual}, its card says {expected}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        try:
+            session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types for broken files
+            raise ModelUnavailable("load_error", f"{path}: {exc}") from exc
+        inputs, outputs = session.get_inputs(), session.get_outputs()
+        if len(inputs) != 1 or not outputs:
+            raise ModelUnavailable("shape_mismatch", f"{path} must have one input and an output")
+        obs_shape = tuple(spec.observation_shape)
+        if tuple(inputs[0].shape[1:]) != obs_shape or outputs[0].shape[-1] != spec.num_distinct_actions:
+            raise ModelUnavailable(
+                "shape_mismatch",
+                f"{path} maps {inputs[0].shape} to {outputs[0].shape}; the game needs"
+                f" (batch, {', '.join(map(str, obs_shape))}) to (batch, {spec.num_distinct_actions})",
+            )
+        self.session = session
+        self.input_name = inputs[0].name
+        self.output_name = outputs[0].name
+        self.obs_buffer = np.zeros((1, *obs_shape), dtype=np.float32)
+        self.logits_buffer = np.zeros((1, spec.num_distinct_actions), dtype=np.float32)
+        self.logits = self.logits_buffer[0]
+        self.binding = session.io_binding()
+        self.binding.bind_input(
+            self.input_name, "cpu", 0, np.float32, self.obs_buffer.shape, self.obs_buffer.ctypes.data
+        )
+        self.binding.bind_output(
+            self.output_name, "cpu", 0, np.float32, self.logits_buffer.shape, self.logits_buffer.ctypes.data
+        )
+        self.lock = threading.Lock()  # the buffers are shared by every bot of this game in the process
+
+    def run(self, obs: np.ndarray) -> np.ndarray:
+        """The logits of one observation, in the model's own output buffer (valid until the next
+        run; the caller holds `lock`)."""
+        np.copyto(self.obs_buffer[0], obs)
+        self.session.run_with_iobinding(self.binding)
+        return self.logits
+
+
+_MODELS: dict[tuple[str, int, str], OnnxModel | ModelUnavailable] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def load_model(game_id: str, models_dir: Path | None = None) -> OnnxModel:
+    """The process's model of a game, created on first use; raises ModelUnavailable (remembered, so
+    a broken model is not retried on every decision of the process)."""
+    path = model_path(game_id, models_dir)
+    key = (game_id, os.getpid(), str(path))
+    cached = _MODELS.get(key)
+    if cached is None:
+        with _MODELS_LOCK:
+            cached = _MODELS.get(key)
+            if cached is None:
+                try:
+                    cached = OnnxModel(get_engine(game_id), path, card_path(game_id, models_dir))
+                except ModelUnavailable as exc:
+                    cached = exc
+                _MODELS[key] = cached
+    if isinstance(cached, ModelUnavailable):
+        raise cached
+    return cached
+
+
+def clear_model_cache() -> None:
+    """Forgets every loaded model of this process (tests; a retrained model on disk)."""
+    with _MODELS_LOCK:
+        _MODELS.clear()
+
+
+class OnnxPolicy:
+    """A bot playing a game's ONNX model at a difficulty."""
+
+    def __init__(self, game_id: str, difficulty: Difficulty | str, rng: random.Random,
+                 model: OnnxModel | None = None, models_dir: Path | None = None) -> None:
+        self.game_id = game_id
+        self.difficulty = Difficulty.parse(difficulty)
+        self.temperature = TEMPERATURE[self.difficulty]
+        self.rng = rng
+        self.engine = get_engine(game_id)
+        self.model = model if model is not None else load_model(game_id, models_dir)
+        self._decision_seconds = BOT_DECISION.labels(game_id, f"onnx_{self.difficulty.value}")
+
+    def step(self, view: Any, legal_actions: Sequence[int]) -> int:
+        start = time.perf_counter()
+        if len(legal_actions) == 1:
+            action = legal_actions[0]
+        else:
+            action = self.choose(self.engine.observation(view), legal_actions)
+        self._decision_seconds.observe(time.perf_counter() - start)
+        return action
+
+    def choose(self, obs: np.ndarray, legal_actions: Sequence[int]) -> int:
+        """The id picked among `legal_actions` for an observation tensor."""
+        model = self.model
+        with model.lock:
+            legal_logits = model.run(obs)[legal_actions]  # a copy: safe after the lock is released
+        if self.temperature is None:
+            return int(legal_actions[int(legal_logits.argmax())])
+        scaled = (legal_logits - legal_logits.max()) / self.temperature
+        weights = np.exp(scaled, out=scaled)
+        point = self.rng.random() * float(weights.sum())
+        index = int(np.searchsorted(np.cumsum(weights), point, side="right"))
+        return int(legal_actions[min(index, len(legal_actions) - 1)])
+
+
+class FallbackBot:
+    """The heuristic playing in place of a model that cannot be used; counts every decision."""
+
+    def __init__(self, game_id: str, reason: str, rng: random.Random) -> None:
+        self.game_id = game_id
+        self.reason = reason
+        self.bot = heuristic_bot(game_id, rng)
+        self._fallbacks = MODEL_FALLBACKS.labels(game_id, reason)
+        self._decision_seconds = BOT_DECISION.labels(game_id, "heuristic")
+
+    def step(self, view: Any, legal_actions: Sequence[int]) -> int:
+        start = time.perf_counter()
+        self._fallbacks.inc()
+        action = self.bot.step(view, legal_actions)
+        self._decision_seconds.observe(time.perf_counter() - start)
+        return action
+
+
+class GuardedPolicy:
+    """An OnnxPolicy that hands a decision to the heuristic when inference fails at run time."""
+
+    def __init__(self, policy: OnnxPolicy, rng: random.Random) -> None:
+        self.policy = policy
+        self.rng = rng
+        self._fallback: FallbackBot | None = None
+
+    def step(self, view: Any, legal_actions: Sequence[int]) -> int:
+        try:
+            action = self.policy.step(view, legal_actions)
+            if action in legal_actions:
+                return action
+            detail = f"picked illegal id {action}"
+        except Exception as exc:  # a model that loaded but cannot run must not stop the match
+            detail = repr(exc)
+        if self._fallback is None:
+            log.warning("bot model of %s failed at run time (%s); playing the heuristic", self.policy.game_id, detail)
+            self._fallback = FallbackBot(self.policy.game_id, "inference_error", self.rng)
+        return self._fallback.step(view, legal_actions)
+
+
+_WARNED: set[tuple[str, int, str]] = set()
+
+
+def make_bot(game_id: str, difficulty: Difficulty | str, rng: random.Random, models_dir: Path | None = None) -> Bot:
+    """The bot for a seat: the game's ONNX policy at `difficulty`, or the heuristic when the model
+    cannot be used (logged once per process, counted per decision)."""
+    difficulty = Difficulty.parse(difficulty)
+    try:
+        policy = OnnxPolicy(game_id, difficulty, rng, models_dir=models_dir)
+    except ModelUnavailable as exc:
+        key = (game_id, os.getpid(), exc.reason)
+        if key not in _WARNED:
+            _WARNED.add(key)
+            log.warning("no usable bot model for %s (%s); bots play the heuristic", game_id, exc)
+        return FallbackBot(game_id, exc.reason, rng)
+    return GuardedPolicy(policy, rng)
+
+
+__all__ = [
+    "Difficulty",
+    "FallbackBot",
+    "GuardedPolicy",
+    "ModelUnavailable",
+    "OnnxModel",
+    "OnnxPolicy",
+    "clear_model_cache",
+    "load_model",
+    "make_bot",
+]

@@ -1,0 +1,362 @@
+"""The training pipeline of one game's policy, from nothing to a shipped model and its card.
+
+    python -m workers.training.train --game G [--minutes M] [--seed S] [--workers W]
+
+1. Heuristic games: the policy network learns to play like the heuristic (imitation), and a value
+   network learns each seat's expected final value from what the seat sees (the games' outcomes).
+2. Teacher rounds (DAgger): games where one seat plays the student; at each of its decisions the
+   search teacher (workers/training/teacher.py: a determinized one-turn lookahead scored by the
+   value network) scores the candidates, and the student is retrained on all teacher labels after
+   each round, the imitation data kept as a lighter prior.
+3. Export to ONNX (dynamic batch axis), check onnxruntime against torch on random inputs.
+4. The tournament (workers/training/tournament.py) measures the hard bot against heuristic and
+   random opponents; the model and its card go to workers/models/ (or --out).
+
+Data comes in fixed chunks seeded from --seed, so a run is reproducible for any --workers. --minutes
+is a safety cap on the teacher rounds: a run that hits it stops issuing new teacher chunks (the card
+records how many were used). Torch runs on one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import datetime
+import json
+import math
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from services.rules.registry import get_engine
+from workers.bots.policy import MODELS_DIR, Difficulty, card_path, file_sha256, model_path
+from workers.training.model import (
+    INPUT_NAME,
+    OPSET,
+    OUTPUT_NAME,
+    PolicyNet,
+    check_parity,
+    export_onnx,
+    fit_value,
+    masked_cross_entropy,
+    numpy_weights,
+)
+from workers.training.selfplay import ChunkJob, ChunkResult, Samples, ValueSamples, run_chunks
+from workers.training.tournament import default_table_sizes, run_tournament
+
+MAX_MODEL_BYTES = 5 * 1024 * 1024
+MIN_VALUE_VARIANCE = 1e-3  # below this the games' outcomes hardly differ: nothing for the teacher
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def fit(
+    model: PolicyNet,
+    datasets: Sequence[tuple[Samples, float]],
+    epochs: int,
+    seed: int,
+    lr: float = 1e-3,
+    batch_size: int = 256,
+) -> dict[str, float]:
+    """Trains on weighted datasets (masked cross-entropy); returns the last epoch's losses."""
+    generator = torch.Generator().manual_seed(seed)
+    num_actions = model.num_actions
+    tensors = []
+    for samples, weight in datasets:
+        if len(samples) == 0 or weight <= 0:
+            continue
+        obs_array, mask_array, target_array = samples.arrays(num_actions)
+        tensors.append(
+            (torch.from_numpy(obs_array), torch.from_numpy(mask_array), torch.from_numpy(target_array), weight)
+        )
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    total = sum(len(t[0]) for t in tensors)
+    steps_per_epoch = max(1, math.ceil(total / batch_size))
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=epochs * steps_per_epoch)
+    losses: dict[str, float] = {}
+    model.train()
+    for _ in range(epochs):
+        perms = [torch.randperm(len(t[0]), generator=generator) for t in tensors]
+        sums = [0.0] * len(tensors)
+        for step in range(steps_per_epoch):
+            loss = torch.zeros(())
+            for k, (obs, mask, target, weight) in enumerate(tensors):
+                # each dataset gives a slice proportional to its size, so an epoch sees each once
+                n = len(obs)
+                lo, hi = step * n // steps_per_epoch, (step + 1) * n // steps_per_epoch
+                if hi <= lo:
+                    continue
+                idx = perms[k][lo:hi]
+                part = masked_cross_entropy(model(obs[idx]), mask[idx], target[idx])
+                sums[k] += part.item() * (hi - lo)
+                loss = loss + weight * part * (hi - lo) / batch_size
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            scheduler.step()
+        losses = {f"dataset{k}": sums[k] / len(t[0]) for k, t in enumerate(tensors)}
+    model.eval()
+    return losses
+
+
+def agreement(model: PolicyNet, samples: Samples) -> float:
+    """How often the student's best legal id is the labelled one."""
+    if not len(samples):
+        return 0.0
+    obs, mask, target = samples.arrays(model.num_actions)
+    with torch.no_grad():
+        logits = model(torch.from_numpy(obs)).masked_fill(~torch.from_numpy(mask), -1e9)
+    return float((logits.argmax(1) == torch.from_numpy(target).argmax(1)).float().mean())
+
+
+def subsample(samples: Samples, keep: int, seed: int) -> Samples:
+    if len(samples) <= keep:
+        return samples
+    picked = sorted(random.Random(seed).sample(range(len(samples)), keep))
+    out = Samples()
+    for i in picked:
+        out.add(samples.obs[i], samples.legal[i], samples.target[i])
+    return out
+
+
+def split(samples: Samples, holdout: float, seed: int) -> tuple[Samples, Samples]:
+    order = list(range(len(samples)))
+    random.Random(seed).shuffle(order)
+    cut = int(len(order) * (1 - holdout))
+    a, b = Samples(), Samples()
+    for k, i in enumerate(order):
+        (a if k < cut else b).add(samples.obs[i], samples.legal[i], samples.target[i])
+    return a, b
+
+
+def select_score(model: PolicyNet, game: str, sizes: tuple[int, ...], games: int, seed: int,
+                 workers: int) -> float:
+    """The student's win share against heuristic bots over its chance share (the same games for
+    every student compared)."""
+    weights = numpy_weights(model)
+    chunk = 25
+    jobs = [ChunkJob(game, "evaluation", seed + k * chunk, chunk, sizes, policy_weights=weights)
+            for k in range(max(1, games // chunk))]
+    results = list(run_chunks(jobs, workers))
+    return sum(r.wins for r in results) / max(sum(r.chance for r in results), 1e-9)
+
+
+def value_arrays(results: Sequence[ChunkResult]) -> tuple[np.ndarray, np.ndarray]:
+    values = ValueSamples()
+    for result in results:
+        values.extend(result.values)
+    return np.stack(values.obs).astype(np.float32), np.asarray(values.value, dtype=np.float32)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--minutes", type=float, default=22.0,
+                        help="time cap: no teacher chunk starts after this many minutes (default 22)")
+    parser.add_argument("--workers", type=int, default=1, help="data generation processes (default 1)")
+    parser.add_argument("--heuristic-games", type=int, default=3000, help="games for imitation and value")
+    parser.add_argument("--labels", type=int, default=4000, help="teacher labels per round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--redraws", type=int, default=4, help="redrawn hidden states per teacher decision")
+    parser.add_argument("--max-candidates", type=int, default=8)
+    parser.add_argument("--hidden", type=int, default=256)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--imitation-epochs", type=int, default=6)
+    parser.add_argument("--epochs", type=int, default=10, help="fine-tuning epochs per teacher round")
+    parser.add_argument("--finetune-lr", type=float, default=3e-4)
+    parser.add_argument("--imitation-keep", type=int, default=60000,
+                        help="imitation decisions kept beside the teacher labels")
+    parser.add_argument("--imitation-weight", type=float, default=0.5)
+    parser.add_argument("--players", type=int, action="append", help="table sizes to train on (default: all)")
+    parser.add_argument("--select-games", type=int, default=300,
+                        help="games against the heuristic that pick the best student of the rounds")
+    parser.add_argument("--eval-games", type=int, default=1000, help="tournament games per opponent kind")
+    parser.add_argument("--out", type=Path, default=MODELS_DIR)
+    args = parser.parse_args(argv)
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    started = time.monotonic()
+    engine = get_engine(args.game)
+    spec = engine.spec
+    obs_shape = tuple(spec.observation_shape)
+    obs_size = int(np.prod(obs_shape))
+    sizes = tuple(args.players or default_table_sizes(args.game))
+    master = random.Random(args.seed)
+    log(f"{args.game}: observation {obs_shape}, {spec.num_distinct_actions} action ids, tables {sizes}")
+
+    # 1. heuristic games: imitation and value
+    chunk_games = 50
+    jobs = [
+        ChunkJob(args.game, "imitation", master.getrandbits(63), chunk_games, sizes, value_every=0.1)
+        for _ in range(math.ceil(args.heuristic_games / chunk_games))
+    ]
+    results = list(run_chunks(jobs, args.workers))
+    imitation = Samples()
+    for result in results:
+        imitation.extend(result.samples)
+    imitation_train, imitation_test = split(imitation, 0.1, args.seed)
+    holdout_chunks = max(1, len(results) // 10)
+    value_train = value_arrays(results[:-holdout_chunks])
+    value_holdout = value_arrays(results[-holdout_chunks:])
+    log(f"heuristic games: {len(jobs) * chunk_games} games, {len(imitation)} decisions,"
+        f" {len(value_train[0]) + len(value_holdout[0])} value positions")
+    value_net = PolicyNet(obs_size, 1, args.hidden, args.layers)
+    value_fit = fit_value(value_net, value_train, value_holdout, 10, args.seed)
+    explained = 1 - value_fit["holdout_mse"] / max(value_fit["holdout_variance"], 1e-9)
+    log(f"value network: held-out mse {value_fit['holdout_mse']:.4f} (R2 {explained:.3f}) after"
+        f" {value_fit['epochs']} epochs")
+    model = PolicyNet(obs_size, spec.num_distinct_actions, args.hidden, args.layers)
+    fit(model, [(imitation_train, 1.0)], args.imitation_epochs, args.seed)
+    imitation_model = model
+    log(f"imitation: agreement with the heuristic on held-out decisions {agreement(model, imitation_test):.1%}"
+        f" ({time.monotonic() - started:.0f}s)")
+    select_seed = master.getrandbits(40)
+    selection = [("imitation", select_score(model, args.game, sizes, args.select_games, select_seed, args.workers))]
+    best_model, best_score = model, selection[0][1]
+    log(f"imitation student: {best_score:.2f}x chance against the heuristic ({args.select_games} games)")
+
+    # 2. teacher rounds
+    deadline = started + args.minutes * 60
+    value_weights = numpy_weights(value_net)
+    prior = subsample(imitation_train, args.imitation_keep, args.seed)
+    teacher = Samples()
+    teacher_games = 0
+    lookaheads = 0
+    rounds_done = 0
+    chunk_games = 4
+    rounds = args.rounds
+    if value_fit["holdout_variance"] < MIN_VALUE_VARIANCE:
+        # Every heuristic game ended alike (say, all seats tied): the value network scores every
+        # position the same, so the teacher could only pick at random. Ship the imitation.
+        log("the heuristic games all end alike: no teacher rounds, the imitation student ships")
+        rounds = 0
+    for round_index in range(rounds):
+        policy_weights = numpy_weights(model)
+        round_seed = master.getrandbits(63)
+        teacher_jobs = (  # as many as the round needs; seeds fixed by position, whatever the workers prefetch
+            ChunkJob(
+                args.game, "teacher", round_seed + index, chunk_games, sizes, redraws=args.redraws,
+                max_candidates=args.max_candidates, policy_weights=policy_weights, value_weights=value_weights,
+            )
+            for index in range(100_000)
+        )
+        fresh = Samples()
+        for result in run_chunks(teacher_jobs, args.workers, deadline):
+            fresh.extend(result.samples)
+            teacher_games += result.games
+            lookaheads += result.lookaheads
+            if len(fresh) >= args.labels:
+                break
+        if len(fresh):
+            log(f"round {round_index + 1}: the student agreed with the teacher on {agreement(model, fresh):.1%}"
+                f" of {len(fresh)} new decisions")
+        teacher.extend(fresh)
+        rounds_done += 1
+        # each round fine-tunes the imitation student on all teacher labels so far, the imitation
+        # data replayed beside them, so it keeps what it knew of the game
+        model = copy.deepcopy(imitation_model)
+        losses = fit(model, [(teacher, 1.0), (prior, args.imitation_weight)], args.epochs,
+                     args.seed + round_index + 1, lr=args.finetune_lr)
+        score = select_score(model, args.game, sizes, args.select_games, select_seed, args.workers)
+        selection.append((f"round {round_index + 1}", score))
+        if score > best_score:
+            best_model, best_score = model, score
+        log(f"round {round_index + 1}: {teacher_games} teacher games, {len(teacher)} labels, {lookaheads}"
+            f" lookaheads, losses {', '.join(f'{v:.3f}' for v in losses.values())}; {score:.2f}x chance"
+            f" against the heuristic ({time.monotonic() - started:.0f}s)")
+        if time.monotonic() > deadline:
+            log("time cap reached: no more teacher rounds")
+            break
+
+    model = best_model
+    chosen = next(stage for stage, score in selection if score == best_score)
+    log(f"shipping the {chosen} student ({best_score:.2f}x chance in selection)")
+
+    # 3. export and parity
+    with tempfile.TemporaryDirectory() as tmp:
+        candidate_dir = Path(tmp)
+        candidate = model_path(args.game, candidate_dir)
+        export_onnx(model, obs_shape, candidate)
+        parity = check_parity(model, obs_shape, candidate, args.seed)
+        size = candidate.stat().st_size
+        assert size < MAX_MODEL_BYTES, f"model is {size} bytes, over the {MAX_MODEL_BYTES} limit"
+        log(f"exported {size} bytes; onnxruntime vs torch max abs diff {parity:.2e}")
+
+        # 4. strength
+        tournament_started = time.monotonic()
+        standings = run_tournament(args.game, args.eval_games, candidate_dir, Difficulty.HARD, sizes)
+        for standing in standings:
+            log(standing.line(args.game))
+        elapsed = time.monotonic() - started
+        args.out.mkdir(parents=True, exist_ok=True)
+        target = model_path(args.game, args.out)
+        shutil.copyfile(candidate, target)
+    card = {
+        "game": args.game,
+        "display_name": spec.display_name,
+        "onnx": target.name,
+        "onnx_sha256": file_sha256(target),
+        "onnx_bytes": target.stat().st_size,
+        "input": {"name": INPUT_NAME, "shape": ["batch", *obs_shape], "dtype": "float32"},
+        "output": {"name": OUTPUT_NAME, "shape": ["batch", spec.num_distinct_actions], "dtype": "float32"},
+        "opset": OPSET,
+        "architecture": f"MLP {obs_size} -> " + " -> ".join([str(args.hidden)] * args.layers)
+        + f" -> {spec.num_distinct_actions}, ReLU; logits over action ids, illegal ids masked at run time",
+        "training": {
+            "command": "python -m workers.training.train " + " ".join(sys.argv[1:] if argv is None else argv),
+            "seed": args.seed,
+            "table_sizes": list(sizes),
+            "heuristic_games": {"games": len(results) * 50, "imitation_decisions": len(imitation),
+                                "value_positions": len(value_train[0]) + len(value_holdout[0])},
+            "value_network": {"holdout_mse": round(value_fit["holdout_mse"], 5),
+                              "holdout_variance": round(value_fit["holdout_variance"], 5),
+                              "holdout_r2": round(explained, 4), "epochs": value_fit["epochs"]},
+            "teacher": {
+                "method": "determinized one-turn lookahead with heuristic replies, scored by the value network;"
+                          " DAgger rounds from the student's own games",
+                "rounds": rounds_done,
+                "games": teacher_games,
+                "decisions": len(teacher),
+                "lookaheads": lookaheads,
+                "labels_per_round": args.labels,
+                "redraws_per_decision": args.redraws,
+                "max_candidates": args.max_candidates,
+            },
+            "selection": {"games_against_heuristic": args.select_games, "chosen": chosen,
+                          "ratio_to_chance": {stage: round(score, 3) for stage, score in selection}},
+            "imitation_epochs": args.imitation_epochs,
+            "finetune_epochs_per_round": args.epochs,
+            "finetune_lr": args.finetune_lr,
+            "imitation_weight": args.imitation_weight,
+            "imitation_kept": len(prior),
+            "parity_max_abs_diff": parity,
+            "torch": torch.__version__,
+            "workers": args.workers,
+            "seconds": round(tournament_started - started, 1),
+            "seconds_with_tournament": round(elapsed, 1),
+            "date": datetime.date.today().isoformat(),
+        },
+        "strength": {
+            "difficulty": "hard",
+            "summary": {s.opponent: f"{s.share:.1%} vs chance {s.chance:.1%} ({s.ratio:.2f}x)" for s in standings},
+            "results": [s.summary() for s in standings],
+        },
+    }
+    card_path(args.game, args.out).write_text(json.dumps(card, indent=2) + "\n")
+    log(f"wrote {target} and its card in {elapsed:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

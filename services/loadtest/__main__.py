@@ -16,14 +16,19 @@ from services.loadtest.topology import Topology
 from services.rules import registry
 
 
-async def drive(topology: Topology, players: int, seconds: float, drain: float, games: list[str]) -> tuple:  # type: ignore[type-arg]
+async def drive(topology: Topology, players: int, seconds: float, drain: float, games: list[str],
+                queue_share: float) -> tuple:  # type: ignore[type-arg]
+    round_robin = [("grpc.lb_policy_name", "round_robin")]
     target = topology.targets(topology.match_ports)
-    channels = [grpc.aio.insecure_channel(target, options=[("grpc.lb_policy_name", "round_robin")])
-                for _ in range(4)]
+    channels = [grpc.aio.insecure_channel(target, options=round_robin) for _ in range(4)]
+    mm_channels = [grpc.aio.insecure_channel(topology.targets(topology.matchmaking_ports), options=round_robin)
+                   for _ in range(2)] if topology.matchmaking_ports else []
     stats = Stats()
     start = time.monotonic()
     stop_at = start + seconds
-    sims = [SimulatedPlayer(i, channels[i % len(channels)], stats, games, think=(0.05, 0.3), reconnect_chance=0.02)
+    sims = [SimulatedPlayer(i, channels[i % len(channels)], stats, games, think=(0.05, 0.3), reconnect_chance=0.02,
+                            matchmaking=mm_channels[i % len(mm_channels)] if mm_channels else None,
+                            queue_share=queue_share)
             for i in range(players)]
     tasks = [asyncio.create_task(p.run(stop_at)) for p in sims]
     await asyncio.wait(tasks, timeout=seconds + 15)
@@ -32,7 +37,7 @@ async def drive(topology: Topology, players: int, seconds: float, drain: float, 
     await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.monotonic() - start
     lost, unfinished = await verify(channels[0], stats, drain)
-    for channel in channels:
+    for channel in channels + mm_channels:
         await channel.close()
     return stats, elapsed, lost, unfinished
 
@@ -46,6 +51,10 @@ def report(stats: Stats, elapsed: float, lost: int, unfinished: int, topology: T
         f"  matches started       {len(stats.started):>8}   {len(stats.started) / elapsed:8.2f}/s",
         f"  matches finished      {len(stats.finished):>8}   {len(stats.finished) / elapsed:8.2f}/s",
         f"  stream reconnects     {stats.reconnects:>8}",
+        f"  tickets queued        {stats.queued:>8}   seated {stats.seated}, cancelled {stats.cancelled},"
+        f" bot seats filled {stats.bot_seats}"
+        + (f", time to match p50 {percentile(stats.time_to_match, 50):.1f}s"
+           f" p99 {percentile(stats.time_to_match, 99):.1f}s" if stats.time_to_match else ""),
         "  latency per RPC (ms):   calls      p50      p95      p99",
     ]
     for name, samples in sorted(stats.latencies.items()):
@@ -62,7 +71,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--drain", type=float, default=60, help="longest wait for bots to finish the matches")
     parser.add_argument("--match-replicas", type=int, default=2)
-    parser.add_argument("--matchmaking-replicas", type=int, default=0)
+    parser.add_argument("--matchmaking-replicas", type=int, default=2)
+    parser.add_argument("--queue-share", type=float, default=0.7,
+                        help="share of games a player finds through matchmaking (the rest by hand)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--game", action="append", help="games to play (default: all)")
     args = parser.parse_args()
@@ -71,7 +82,8 @@ def main() -> int:
     topology.start()
     try:
         stats, elapsed, lost, unfinished = asyncio.run(
-            drive(topology, args.players, args.seconds, args.drain, args.game or registry.game_ids()))
+            drive(topology, args.players, args.seconds, args.drain, args.game or registry.game_ids(),
+                  args.queue_share))
     finally:
         topology.stop()
     print(report(stats, elapsed, lost, unfinished, topology, args.players))

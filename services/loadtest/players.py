@@ -1,6 +1,9 @@
-"""Simulated players: each creates a guest, finds or creates a match (joining other players' waiting
-matches, with bots in some seats), plays it through WatchMatch and SubmitAction with thinking time,
-drops and resumes its stream now and then, and leaves when the run ends (a bot finishes for it)."""
+"""Simulated players: each creates a guest and, game after game, either queues through matchmaking
+(CreateTicket, then WatchTicket until seated with people of a close rating or with bots once its
+longest wait runs out; now and then it cancels and queues again) or finds or creates a match by hand
+(joining other players' waiting matches, with bots in some seats). It plays through WatchMatch and
+SubmitAction with thinking time, drops and resumes its stream now and then, and leaves when the run
+ends (a bot finishes for it)."""
 
 from __future__ import annotations
 
@@ -20,6 +23,8 @@ from sizzle.auth.v1 import auth_service_pb2 as apb
 from sizzle.auth.v1 import auth_service_pb2_grpc
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
+from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
+from sizzle.matchmaking.v1 import matchmaking_service_pb2_grpc
 
 HUMAN = mpb.SeatSpec(kind=mpb.SEAT_KIND_HUMAN)
 BOT = mpb.SeatSpec(kind=mpb.SEAT_KIND_BOT, difficulty=mpb.DIFFICULTY_EASY)
@@ -34,6 +39,11 @@ class Stats:
     started: set[str] = field(default_factory=set)
     finished: set[str] = field(default_factory=set)
     reconnects: int = 0
+    queued: int = 0  # tickets created
+    seated: int = 0  # tickets assigned a seat
+    cancelled: int = 0  # tickets their player cancelled
+    bot_seats: int = 0  # seats bots filled in matches matchmaking formed
+    time_to_match: list[float] = field(default_factory=list)
 
     async def call(self, name: str, coro: Any) -> Any:
         start = time.perf_counter()
@@ -53,10 +63,13 @@ def auth(token: str) -> list[tuple[str, str]]:
 
 class SimulatedPlayer:
     def __init__(self, index: int, channel: grpc.aio.Channel, stats: Stats, games: list[str],
-                 think: tuple[float, float], reconnect_chance: float) -> None:
+                 think: tuple[float, float], reconnect_chance: float,
+                 matchmaking: grpc.aio.Channel | None = None, queue_share: float = 0.7) -> None:
         self.rng = random.Random(index)
         self.stub = match_service_pb2_grpc.MatchServiceStub(channel)
         self.auth_stub = auth_service_pb2_grpc.AuthServiceStub(channel)
+        self.mm_stub = None if matchmaking is None else matchmaking_service_pb2_grpc.MatchmakingServiceStub(matchmaking)
+        self.queue_share = queue_share
         self.stats = stats
         self.games = games
         self.think = think
@@ -70,10 +83,57 @@ class SimulatedPlayer:
         self.token = guest.token
         while time.monotonic() < stop_at:
             try:
-                match_id, seat_token = await self.find_or_create()
+                if self.mm_stub is not None and self.rng.random() < self.queue_share:
+                    seating = await self.queue(stop_at)
+                    if seating is None:
+                        continue
+                    match_id, seat_token = seating
+                else:
+                    match_id, seat_token = await self.find_or_create()
                 await self.play(match_id, seat_token, stop_at)
             except grpc.RpcError:
                 await asyncio.sleep(0.2)
+
+    async def queue(self, stop_at: float) -> tuple[str, str] | None:
+        """A seat found through matchmaking, or None when the ticket was cancelled or expired."""
+        assert self.mm_stub is not None
+        game = self.rng.choice(self.games)
+        request = mmpb.CreateTicketRequest(game_id=game, allow_bots=True, max_wait_seconds=self.rng.randint(2, 6))
+        started = time.monotonic()
+        created = await self.stats.call("CreateTicket", self.mm_stub.CreateTicket(
+            request, metadata=auth(self.token), timeout=10))
+        self.stats.queued += 1
+        ticket = created.ticket
+        # One player in ten gives up after a moment (a cancellation that may race the matchmaker).
+        give_up_at = started + self.rng.uniform(0.5, 3.0) if self.rng.random() < 0.1 else stop_at
+        stream = self.mm_stub.WatchTicket(mmpb.WatchTicketRequest(ticket_id=ticket.ticket_id),
+                                          metadata=auth(self.token))
+        try:
+            while ticket.status == mmpb.TICKET_STATUS_WAITING:
+                try:
+                    update = await asyncio.wait_for(stream.read(), max(0.1, give_up_at - time.monotonic()))
+                except TimeoutError:
+                    cancelled = await self.stats.call("CancelTicket", self.mm_stub.CancelTicket(
+                        mmpb.CancelTicketRequest(ticket_id=ticket.ticket_id), metadata=auth(self.token), timeout=10))
+                    ticket = cancelled.ticket  # assigned when the matchmaker won the race: then it plays
+                    break
+                if update is grpc.aio.EOF:
+                    got = await self.stats.call("GetTicket", self.mm_stub.GetTicket(
+                        mmpb.GetTicketRequest(ticket_id=ticket.ticket_id), metadata=auth(self.token), timeout=10))
+                    ticket = got.ticket
+                    break
+                ticket = update.ticket
+        finally:
+            stream.cancel()
+        if ticket.status != mmpb.TICKET_STATUS_ASSIGNED:
+            if ticket.status == mmpb.TICKET_STATUS_CANCELLED:
+                self.stats.cancelled += 1
+            return None
+        self.stats.seated += 1
+        self.stats.bot_seats += ticket.assignment.bot_seats
+        self.stats.time_to_match.append(time.monotonic() - started)
+        self.stats.matches.add(ticket.assignment.match_id)
+        return ticket.assignment.match_id, ticket.assignment.seat_token
 
     async def find_or_create(self) -> tuple[str, str]:
         game = self.rng.choice(self.games)

@@ -62,6 +62,9 @@ class Rate:
     def per_second(self) -> float:
         return self.calls / self.seconds if self.seconds else 0.0
 
+    def __add__(self, other: Rate) -> Rate:
+        return Rate(self.calls + other.calls, self.seconds + other.seconds, self.latencies + other.latencies)
+
     @property
     def p50_ms(self) -> float:
         return percentile(self.latencies, 50) * 1000

@@ -13,7 +13,7 @@ from typing import Any
 import grpc
 import redis
 
-from services.bench.harness import Rate, empty_call_rate, percentile, server_process, table, verdict
+from services.bench.harness import Rate, closed_loop, empty_call_rate, percentile, server_process, table, verdict
 from services.kit.config import Config
 from services.match.core import Matches
 from services.match.redis_store import RedisStore
@@ -77,27 +77,26 @@ async def guests(channel: grpc.aio.Channel, count: int) -> list[str]:
             for i in range(count)]
 
 
-async def submit_rates(target: str, seconds: float, concurrency: int, game_id: str) -> tuple[Rate, Rate]:
+async def submit_rates(target: str, seconds: float, concurrency: int, game_id: str,
+                       rounds: int = 3) -> tuple[Rate, Rate]:
+    """SubmitAction and the empty call, in alternating rounds so that both see the same machine."""
     async with grpc.aio.insecure_channel(target) as channel:
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
         players = await guests(channel, 2)
         games = [await new_match(stub, players, game_id, seed=i + 1) for i in range(concurrency)]
+
+        async def submit(index: int) -> None:
+            if games[index].state.core.game_over:
+                games[index] = await new_match(stub, players, game_id, seed=random.getrandbits(40) + 1)
+            await submit_next(stub, games[index], game_id)
+
         await empty_call_rate(channel, 0.5, concurrency)
-        baseline = await empty_call_rate(channel, seconds, concurrency)
-        latencies: list[float] = []
-        stop = time.perf_counter() + seconds
-
-        async def worker(index: int) -> None:
-            while time.perf_counter() < stop:
-                if games[index].state.core.game_over:
-                    games[index] = await new_match(stub, players, game_id, seed=random.getrandbits(40) + 1)
-                start = time.perf_counter()
-                await submit_next(stub, games[index], game_id)
-                latencies.append(time.perf_counter() - start)
-
-        start = time.perf_counter()
-        await asyncio.gather(*(worker(i) for i in range(concurrency)))
-        return Rate(len(latencies), time.perf_counter() - start, latencies), baseline
+        await closed_loop(submit, 0.5, concurrency)  # warm-up
+        baseline, submitted = Rate(0, 0.0, []), Rate(0, 0.0, [])
+        for _ in range(rounds):
+            baseline += await empty_call_rate(channel, seconds / rounds, concurrency)
+            submitted += await closed_loop(submit, seconds / rounds, concurrency)
+        return submitted, baseline
 
 
 async def watch_latency(target: str, streams: int, per_match: int, seconds: float, rate: float) -> tuple[int, list]:
@@ -215,7 +214,7 @@ def run(redis_url: str, games: list[str], seconds: float = 5.0, quick: bool = Fa
     prefix = f"sizzle-bench-{uuid.uuid4().hex[:8]}"
     env = {"SIZZLE_REDIS_URL": redis_url, "SIZZLE_REDIS_PREFIX": prefix}
     with server_process("match", env) as target:
-        submit, baseline = asyncio.run(submit_rates(target, seconds, 8, "grill_party"))
+        submit, baseline = asyncio.run(submit_rates(target, max(seconds, 6.0), 8, "grill_party"))
     ratio = submit.per_second / baseline.per_second
     print(f"submit: {submit.per_second:.0f}/s, baseline {baseline.per_second:.0f}/s", flush=True)
     ok_submit = ratio >= SUBMIT_RATIO_TARGET

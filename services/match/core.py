@@ -21,6 +21,7 @@ from google.protobuf import any_pb2
 from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
+from services.match.shared_reads import SharedReads
 from services.match.store import MatchStore
 from services.match.tokens import BOT, PLAYER, SEAT, SERVICE, Identity, TokenSigner
 from services.rules import registry
@@ -98,6 +99,7 @@ class Matches:
         self.signer = signer
         self.clock = clock
         self.bots: BotDispatcher | None = None
+        self.shared = SharedReads()  # what the watchers of one match read alike, read once
 
     # ------------------------------------------------------------------ loading
     async def load(self, match_id: str) -> Loaded:
@@ -460,29 +462,41 @@ class Matches:
     # ------------------------------------------------------------------ watching and replays
     async def watch(self, identity: Identity | None, request: mpb.WatchMatchRequest) -> AsyncIterator[
             mpb.WatchMatchResponse]:
-        loaded = await self.load(request.match_id)
+        match_id = request.match_id
+        loaded = await self.load(match_id)
         actor = self.seat_of(identity, loaded) if identity is None or identity.kind != BOT else None
         seat = actor.seat if actor else -1
         last = max(request.from_version, -1)
-        first = True
         while True:
-            entries = await self.store.log(request.match_id, last)
-            if entries or first:
-                loaded = await self.load(request.match_id)
-                events: list[common_pb2.Event] = []
-                for entry in entries:
-                    if entry.version <= loaded.match.version:
-                        events.extend(visible_events(entry.events, seat))
-                        last = entry.version
-                view = loaded.engine.view(loaded.state, seat)
-                yield mpb.WatchMatchResponse(match=loaded.match, events=events, view=pack(view),
-                                             rendering=loaded.engine.render(view),
-                                             legal_actions=self.legal_actions(loaded, seat), seat=seat)
-                first = False
-                last = max(last, loaded.match.version)
-                if loaded.match.status == FINISHED:
-                    return
-            await self.store.wait(request.match_id, last, timeout=5.0)
+            events: list[common_pb2.Event] = []
+            if last < loaded.match.version:
+                for entry in await self._entries(match_id, last, loaded.match.version):
+                    events.extend(visible_events(entry.events, seat))
+            view, rendering, legal = await self._seat_view(loaded, seat)
+            yield mpb.WatchMatchResponse(match=loaded.match, events=events, view=view, rendering=rendering,
+                                         legal_actions=legal, seat=seat)
+            last = loaded.match.version
+            if loaded.match.status == FINISHED:
+                return
+            version = last
+            while version <= last:
+                version = await self.store.wait(match_id, last, timeout=5.0)
+                if version < 0:
+                    raise not_found(match_id)  # expired while watched
+            loaded = await self.shared.get((match_id, "record", version), lambda: self.load(match_id))
+
+    async def _entries(self, match_id: str, after: int, upto: int) -> list[spb.LogEntry]:
+        """The log entries after `after` up to `upto` (all in the log once the record is at `upto`)."""
+        entries = await self.shared.get((match_id, "log", after, upto), lambda: self.store.log(match_id, after))
+        return [entry for entry in entries if entry.version <= upto]
+
+    async def _seat_view(self, loaded: Loaded, seat: int) -> tuple[any_pb2.Any, str, list[rpb.LegalAction]]:
+        """A seat's packed view, its rendering and its legal actions at the loaded version."""
+        async def build() -> tuple[any_pb2.Any, str, list[rpb.LegalAction]]:
+            view = loaded.engine.view(loaded.state, seat)
+            return pack(view), loaded.engine.render(view), self.legal_actions(loaded, seat)
+
+        return await self.shared.get((loaded.match.match_id, "view", loaded.match.version, seat), build)  # type: ignore[no-any-return]
 
     async def replay(self, identity: Identity | None, match_id: str) -> mpb.GetReplayResponse:
         loaded = await self.load(match_id)

@@ -109,6 +109,7 @@ class _Notifier:
             self._refs[channel] = self._refs.get(channel, 0) + 1
             if self._refs[channel] == 1:
                 self._events[channel] = asyncio.Event()
+                self._versions.pop(channel, None)  # unknown until read or published
                 await self._pubsub.subscribe(channel)
 
     async def unsubscribe(self, channel: str) -> None:
@@ -121,13 +122,23 @@ class _Notifier:
                 with contextlib.suppress(Exception):
                     await self._pubsub.unsubscribe(channel)
 
-    async def wait(self, channel: str, after: int, timeout: float) -> None:
+    def known(self, channel: str) -> int | None:
+        """The newest version seen on a subscribed channel (read or published), None when not known."""
+        return self._versions.get(channel)
+
+    def note(self, channel: str, version: int) -> None:
+        if channel in self._refs and version > self._versions.get(channel, -1):
+            self._versions[channel] = version
+
+    async def wait(self, channel: str, after: int, timeout: float) -> bool:
+        """True when a version after `after` was published (or already known), False at the timeout."""
         event = self._events[channel]
         if self._versions.get(channel, -1) > after:
-            return
+            return True
         event.clear()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
+        return self._versions.get(channel, -1) > after
 
     async def close(self) -> None:
         if self._task is not None:
@@ -268,12 +279,21 @@ class RedisStore(MatchStore):
         channel = self._channel(match_id)
         await self._notifier.subscribe(channel)
         try:
-            # Subscribed first, then read: a version published in between is not missed.
-            version = await self._version(match_id)
+            # Subscribed first, then read: a version published in between is not missed. Watchers of
+            # a match already subscribed in this process share what the notifier knows: no read.
+            version = self._notifier.known(channel)
+            if version is None:
+                version = await self._version(match_id)
+                self._notifier.note(channel, version)
             if version > after_version or version < 0:
                 return version
-            await self._notifier.wait(channel, after_version, timeout)
-            return await self._version(match_id)
+            if await self._notifier.wait(channel, after_version, timeout):
+                published = self._notifier.known(channel)
+                return after_version + 1 if published is None else published
+            # The timeout: read the record itself, in case a notification was lost.
+            version = await self._version(match_id)
+            self._notifier.note(channel, version)
+            return version
         except TRANSIENT as exc:
             raise _unavailable(exc) from exc
         finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,9 +31,14 @@ class Identity:
 
 
 class TokenSigner:
+    VERIFIED_CACHE = 4096  # tokens whose signature was checked, kept until they expire
+
     def __init__(self, key: str, ttl_seconds: int) -> None:
         self._key = key
         self._ttl = ttl_seconds
+        # A client sends the same token on every call: its signature is checked once (about 50 us),
+        # then the identity is reused until the token's own expiry.
+        self._verified: OrderedDict[str, tuple[Identity, float]] = OrderedDict()
 
     def _sign(self, claims: dict[str, Any], ttl: int | None = None) -> tuple[str, int]:
         now = int(time.time())
@@ -60,6 +66,16 @@ class TokenSigner:
         return self._sign({"kind": SERVICE, "sub": name})[0]
 
     def verify(self, token: str) -> Identity:
+        cached = self._verified.get(token)
+        if cached is not None and time.time() < cached[1]:
+            return cached[0]
+        identity, expires = self._decode(token)
+        self._verified[token] = (identity, expires)
+        while len(self._verified) > self.VERIFIED_CACHE:
+            self._verified.popitem(last=False)
+        return identity
+
+    def _decode(self, token: str) -> tuple[Identity, float]:
         try:
             claims = jwt.decode(token, self._key, algorithms=["HS256"], issuer=_ISSUER,
                                 options={"require": ["exp", "iat", "sub"]})
@@ -70,13 +86,14 @@ class TokenSigner:
         kind = claims.get("kind")
         if kind not in (PLAYER, SEAT, BOT, SERVICE):
             raise GameError(R.ERROR_REASON_INVALID_TOKEN, "the token has no known kind")
-        return Identity(
+        identity = Identity(
             kind=kind,
             player_id=str(claims["sub"]),
             display_name=str(claims.get("name", "")),
             match_id=str(claims.get("match", "")),
             seat=int(claims.get("seat", -1)),
         )
+        return identity, float(claims["exp"])
 
 
 def bearer(metadata: Any) -> str | None:

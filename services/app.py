@@ -42,7 +42,7 @@ def build_store(config: Config) -> MatchStore:
         from services.match.redis_store import RedisStore
 
         return RedisStore(config.redis_url, config.redis_prefix, config.replay_ttl_seconds,
-                          config.request_id_ttl_seconds, cluster=bool(config.redis_cluster))
+                          cluster=bool(config.redis_cluster))
     return MemoryStore()
 
 

@@ -35,8 +35,6 @@ class Config:
     grace_seconds: float = 5.0
     # How long a finished match (and its replay) is kept, seconds.
     replay_ttl_seconds: int = 7 * 24 * 3600
-    # How long an idempotency record of a request id is kept, seconds.
-    request_id_ttl_seconds: int = 600
     # Deadline of every outgoing gRPC call, seconds.
     call_timeout_seconds: float = 5.0
     # Address other processes (bots, matchmaking) use to reach the match service.

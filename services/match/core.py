@@ -58,6 +58,11 @@ def visible_events(events: Sequence[common_pb2.Event], seat: int, everything: bo
     return out
 
 
+def digest(data: bytes) -> bytes:
+    """8 bytes of SHA-256: what a log entry keeps of a request id and of the request."""
+    return hashlib.sha256(data).digest()[:8]
+
+
 def pack(message: Any) -> any_pb2.Any:
     packed = any_pb2.Any()
     packed.Pack(message)
@@ -271,13 +276,14 @@ class Matches:
             raise GameError(R.ERROR_REASON_MALFORMED_ACTION, "give the action as `structured` or `action_id`")
         if identity.kind not in (SEAT, BOT):
             raise GameError(R.ERROR_REASON_WRONG_SEAT, "submitting needs a seat token or the bot credential")
-        request_hash = hashlib.sha256(request.SerializeToString(deterministic=True)).hexdigest()[:32]
+        request_key = digest(request.request_id.encode())
+        request_hash = digest(request.SerializeToString(deterministic=True))
         loaded = await self.load(request.match_id)
         if request.expected_version != loaded.match.version:
             # A retry of a request that was applied sees a newer version: answer it as the first time.
-            prior = await self.store.answer(request.match_id, request.request_id)
+            prior = await self.store.answer(request.match_id, request_key, request.expected_version + 1)
             if prior is not None:
-                return await self._replayed(loaded, prior, request_hash)
+                return self._replayed(loaded, prior, request_hash)
         actor = self.seat_of(identity, loaded, request.seat)
         assert actor is not None
         match = loaded.match
@@ -309,16 +315,14 @@ class Matches:
         record = spb.StoredMatch()
         record.CopyFrom(loaded.record)
         response = mpb.SubmitActionResponse(events=visible_events(events, actor.seat))
-        answer = spb.IdempotencyRecord(request_hash=request_hash, version=loaded.match.version + 1,
-                                       seat=actor.seat)
         result = await self._commit(
             loaded, record, state, actor.seat, events, action_id=-1 if action_id is None else action_id,
-            action=action_message, request_id=request.request_id, response=response, answer=answer,
+            action=action_message, request=(request_key, request_hash), response=response,
         )
         if result is None:
-            prior = await self.store.answer(request.match_id, request.request_id)
+            prior = await self.store.answer(request.match_id, request_key, request.expected_version + 1)
             if prior is not None:
-                return await self._replayed(await self.load(request.match_id), prior, request_hash)
+                return self._replayed(await self.load(request.match_id), prior, request_hash)
             current = (await self.load(request.match_id)).match.version
             metrics.ACTIONS_REJECTED.labels(game, "STALE_VERSION").inc()
             raise GameError(R.ERROR_REASON_STALE_VERSION, f"the match moved on to version {current}",
@@ -326,14 +330,12 @@ class Matches:
         metrics.ACTIONS_APPLIED.labels(game, "bot" if actor.is_bot else "human").inc()
         return response
 
-    async def _replayed(self, loaded: Loaded, prior: spb.IdempotencyRecord,
-                        request_hash: str) -> mpb.SubmitActionResponse:
-        """The answer to a repeated request id: the events its action made (from the log) and the match."""
+    @staticmethod
+    def _replayed(loaded: Loaded, prior: spb.LogEntry, request_hash: bytes) -> mpb.SubmitActionResponse:
+        """The answer to a repeated request id: the events its action made (its log entry) and the match."""
         if prior.request_hash != request_hash:
             raise GameError(R.ERROR_REASON_REQUEST_ID_REUSED, "this request_id was used for another request")
-        entries = await self.store.log(loaded.match.match_id, prior.version - 1)
-        events = entries[0].events if entries and entries[0].version == prior.version else []
-        return mpb.SubmitActionResponse(match=loaded.match, events=visible_events(events, prior.seat))
+        return mpb.SubmitActionResponse(match=loaded.match, events=visible_events(prior.events, prior.seat))
 
     async def leave(self, identity: Identity, match_id: str) -> mpb.LeaveMatchResponse:
         loaded = await self.load(match_id)
@@ -382,9 +384,8 @@ class Matches:
 
     async def _commit(
         self, loaded: Loaded, record: spb.StoredMatch, state: Any, seat: int, events: list[common_pb2.Event], *,
-        action_id: int = -1, action: Any = None, request_id: str = "",
-        response: mpb.SubmitActionResponse | None = None, answer: spb.IdempotencyRecord | None = None,
-        keep_deadline: bool = True,
+        action_id: int = -1, action: Any = None, request: tuple[bytes, bytes] = (b"", b""),
+        response: mpb.SubmitActionResponse | None = None, keep_deadline: bool = True,
     ) -> int | None:
         """Writes the new record if nobody changed the match meanwhile. Returns the new version or None."""
         match = record.match
@@ -402,7 +403,7 @@ class Matches:
             match.clock_deadline_unix_ms = 0
         record.state = state.SerializeToString()
         entry = spb.LogEntry(version=match.version, seat=seat, action_id=action_id, unix_ms=self.clock(),
-                             events=events)
+                             events=events, request_key=request[0], request_hash=request[1])
         if action is not None:
             entry.action = action.SerializeToString()
         if response is not None:
@@ -410,7 +411,7 @@ class Matches:
         deadline = self._next_deadline(match)
         if deadline:  # scheduled first: a crash right after the commit still leaves the deadline
             await self.store.schedule(match.match_id, deadline)
-        result = await self.store.commit(record, loaded.match.version, entry, request_id, answer, previous_status)
+        result = await self.store.commit(record, loaded.match.version, entry, previous_status)
         if not result.committed:
             return None
         await self._after_commit(record, loaded.engine, state, previous=loaded.match)

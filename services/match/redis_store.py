@@ -3,8 +3,8 @@
 Keys of one match share the hash tag {match_id}, so the compare-and-set script touches one slot and
 runs unchanged on a Redis Cluster:
   <prefix>:{<id>}:match      hash: v (version), r (StoredMatch bytes)
-  <prefix>:{<id>}:log        stream, one entry per version, id "<version>-1"
-  <prefix>:{<id>}:req:<rid>  the first answer to a request id (expires)
+  <prefix>:{<id>}:log        stream, one entry per version, id "<version>-1" (a submitted action's
+                             entry carries a digest of its request id: the first answer to a retry)
   <prefix>:{<id>}:wake       pub/sub channel, a message per new version
 Global indexes (written after the commit; the record stays the truth and readers re-check it):
   <prefix>:deadlines                 sorted set: match id by next deadline (unix ms)
@@ -32,25 +32,20 @@ from sizzle.match.v1 import match_store_pb2 as spb
 
 log = logging.getLogger("sizzle.store.redis")
 
-# KEYS: match hash, log stream, request-id key. ARGV: expected version, record, log entry, answer
-# ('' for none), answer ttl, wake channel, ttl of a finished match (0 keeps it).
+# KEYS: match hash, log stream. ARGV: expected version, record, log entry, wake channel, ttl of a
+# finished match (0 keeps it).
 COMMIT_SCRIPT = """
-if ARGV[4] ~= '' then
-  local prior = redis.call('GET', KEYS[3])
-  if prior then return {2, prior} end
-end
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {3, ''} end
 if tonumber(v) ~= tonumber(ARGV[1]) then return {0, v} end
 local nv = tonumber(v) + 1
 redis.call('HSET', KEYS[1], 'v', nv, 'r', ARGV[2])
 redis.call('XADD', KEYS[2], nv .. '-1', 'e', ARGV[3])
-if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5]) end
-if tonumber(ARGV[7]) > 0 then
-  redis.call('EXPIRE', KEYS[1], ARGV[7])
-  redis.call('EXPIRE', KEYS[2], ARGV[7])
+if tonumber(ARGV[5]) > 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+  redis.call('EXPIRE', KEYS[2], ARGV[5])
 end
-redis.call('PUBLISH', ARGV[6], nv)
+redis.call('PUBLISH', ARGV[4], nv)
 return {1, tostring(nv)}
 """
 
@@ -153,11 +148,9 @@ class _Notifier:
 class RedisStore(MatchStore):
     kind = "redis"
 
-    def __init__(self, url: str, prefix: str, replay_ttl_seconds: int, answer_ttl_seconds: int,
-                 cluster: bool = False) -> None:
+    def __init__(self, url: str, prefix: str, replay_ttl_seconds: int, cluster: bool = False) -> None:
         self.prefix = prefix
         self.replay_ttl = replay_ttl_seconds
-        self.answer_ttl = answer_ttl_seconds
         self.client: Any
         if cluster:
             self.client = RedisCluster.from_url(url)
@@ -175,9 +168,6 @@ class RedisStore(MatchStore):
 
     def _log_key(self, match_id: str) -> str:
         return f"{self.prefix}:{{{match_id}}}:log"
-
-    def _answer_key(self, match_id: str, request_id: str) -> str:
-        return f"{self.prefix}:{{{match_id}}}:req:{request_id}"
 
     def _channel(self, match_id: str) -> str:
         return f"{self.prefix}:{{{match_id}}}:wake"
@@ -224,28 +214,24 @@ class RedisStore(MatchStore):
                 raise _unavailable(exc) from exc
             return None if raw is None else spb.StoredMatch.FromString(raw)
 
-    async def commit(self, record, expected_version, entry, request_id="", answer=None, previous_status=0):  # type: ignore[no-untyped-def]
+    async def commit(self, record, expected_version, entry, previous_status=0):  # type: ignore[no-untyped-def]
         match = record.match
         mid = match.match_id
         finished = match.status == mpb.MATCH_STATUS_FINISHED
         async with self.timed("commit"):
             try:
                 code, value = await self._commit(
-                    keys=[self._match_key(mid), self._log_key(mid), self._answer_key(mid, request_id or "-")],
+                    keys=[self._match_key(mid), self._log_key(mid)],
                     args=[
                         expected_version,
                         record.SerializeToString(),
                         entry.SerializeToString(),
-                        answer.SerializeToString() if (request_id and answer is not None) else b"",
-                        self.answer_ttl,
                         self._channel(mid),
                         self.replay_ttl if finished else 0,
                     ],
                 )
             except TRANSIENT as exc:
                 raise _unavailable(exc) from exc
-        if code == 2:
-            return CommitResult(False, prior=spb.IdempotencyRecord.FromString(value))
         if code == 3:
             return CommitResult(False, missing=True)
         if code == 0:
@@ -256,12 +242,17 @@ class RedisStore(MatchStore):
             log.warning("index update of %s failed: %s", mid, exc)
         return CommitResult(True, int(value))
 
-    async def answer(self, match_id: str, request_id: str) -> spb.IdempotencyRecord | None:
+    async def answer(self, match_id: str, request_key: bytes, version: int) -> spb.LogEntry | None:
+        if version <= 0 or not request_key:
+            return None
         try:
-            raw = await self.client.get(self._answer_key(match_id, request_id))
+            rows = await self.client.xrange(self._log_key(match_id), min=f"{version}-1", max=f"{version}-1")
         except TRANSIENT as exc:
             raise _unavailable(exc) from exc
-        return None if raw is None else spb.IdempotencyRecord.FromString(raw)
+        if not rows:
+            return None
+        entry = spb.LogEntry.FromString(rows[0][1][b"e"])
+        return entry if entry.request_key == request_key else None
 
     async def log(self, match_id: str, after_version: int) -> list[spb.LogEntry]:
         async with self.timed("log"):

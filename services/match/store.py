@@ -1,8 +1,10 @@
 """The match store: one interface, two implementations that pass one shared test suite.
 
 A match is one record (its Match resource and serialized game state) with a version, written only
-through a compare-and-set that also appends the change to the match's event log, records the
-request id's first answer, and wakes the match's watchers. The in-process store here is the embedded
+through a compare-and-set that also appends the change to the match's event log and wakes the
+match's watchers. The log entry of a submitted action carries digests of its request id and of the request: a
+retry carries the same expected version, so its first answer is the entry at that version plus one
+(no separate idempotency records, and they live exactly as long as the match). The in-process store here is the embedded
 default of `make run`; services/match/redis_store.py is the real deployment.
 """
 
@@ -29,11 +31,10 @@ STATUS_NAMES = {
 
 @dataclass(frozen=True)
 class CommitResult:
-    """What a compare-and-set did: committed, lost to a newer version, or found a prior answer."""
+    """What a compare-and-set did: committed, lost to a newer version, or found no match."""
 
     committed: bool
     current_version: int = -1
-    prior: spb.IdempotencyRecord | None = None
     missing: bool = False
 
 
@@ -72,16 +73,14 @@ class MatchStore(ABC):
         record: spb.StoredMatch,
         expected_version: int,
         entry: spb.LogEntry,
-        request_id: str = "",
-        answer: spb.IdempotencyRecord | None = None,
         previous_status: int = 0,
     ) -> CommitResult:
         """Writes `record` (whose match.version is expected_version + 1) if the stored version is
-        still `expected_version`, appends `entry`, keeps `answer` under `request_id`, wakes watchers."""
+        still `expected_version`, appends `entry`, wakes watchers."""
 
     @abstractmethod
-    async def answer(self, match_id: str, request_id: str) -> spb.IdempotencyRecord | None:
-        """The first answer kept for a request id, if any."""
+    async def answer(self, match_id: str, request_key: bytes, version: int) -> spb.LogEntry | None:
+        """The log entry at `version` when the request id whose key is `request_key` made it, else None."""
 
     @abstractmethod
     async def log(self, match_id: str, after_version: int) -> list[spb.LogEntry]:
@@ -116,7 +115,6 @@ class _MemoryMatch:
     record: bytes
     version: int
     log: list[bytes] = field(default_factory=list)
-    answers: dict[str, bytes] = field(default_factory=dict)
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
 
 
@@ -153,30 +151,27 @@ class MemoryStore(MatchStore):
             stored = self._matches.get(match_id)
             return None if stored is None else spb.StoredMatch.FromString(stored.record)
 
-    async def commit(self, record, expected_version, entry, request_id="", answer=None, previous_status=0):  # type: ignore[no-untyped-def]
+    async def commit(self, record, expected_version, entry, previous_status=0):  # type: ignore[no-untyped-def]
         async with self.timed("commit"):
             stored = self._matches.get(record.match.match_id)
             if stored is None:
                 return CommitResult(False, missing=True)
-            if request_id and request_id in stored.answers:
-                return CommitResult(False, stored.version, spb.IdempotencyRecord.FromString(stored.answers[request_id]))
             if stored.version != expected_version:
                 return CommitResult(False, stored.version)
             stored.record = record.SerializeToString()
             stored.version = expected_version + 1
             stored.log.append(entry.SerializeToString())
-            if request_id and answer is not None:
-                stored.answers[request_id] = answer.SerializeToString()
             self._index_put(record.match, previous_status)
             async with stored.changed:
                 stored.changed.notify_all()
             return CommitResult(True, stored.version)
 
-    async def answer(self, match_id: str, request_id: str) -> spb.IdempotencyRecord | None:
+    async def answer(self, match_id: str, request_key: bytes, version: int) -> spb.LogEntry | None:
         stored = self._matches.get(match_id)
-        if stored is None or request_id not in stored.answers:
+        if stored is None or not request_key or not 0 < version < len(stored.log):
             return None
-        return spb.IdempotencyRecord.FromString(stored.answers[request_id])
+        entry = spb.LogEntry.FromString(stored.log[version])  # version v's entry sits at index v
+        return entry if entry.request_key == request_key else None
 
     async def log(self, match_id: str, after_version: int) -> list[spb.LogEntry]:
         async with self.timed("log"):

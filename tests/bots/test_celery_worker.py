@@ -54,7 +54,7 @@ def stack(redis_url: str) -> Iterator[tuple[ServerThread, dict[str, str]]]:
     prefix, queue = f"sizzle-test-{run}", f"bots-test-{run}"
     config = Config(addr="127.0.0.1:0", token_key=KEY, redis_url=redis_url, redis_prefix=prefix, broker_url=broker,
                     bot_queue=queue, bot_turn_timeout_seconds=3.0)
-    server = ServerThread(lambda: create_server(config, Deps(store=RedisStore(redis_url, prefix, 3600, 600))))
+    server = ServerThread(lambda: create_server(config, Deps(store=RedisStore(redis_url, prefix, 3600))))
     env = {"SIZZLE_BROKER_URL": broker, "SIZZLE_BOT_QUEUE": queue, "SIZZLE_MATCH_ADDR": server.target,
            "SIZZLE_TOKEN_KEY": KEY}
     yield server, env

@@ -48,12 +48,18 @@ async def stale_version_is_refused(store: MatchStore) -> None:
 
 async def request_ids_answer_once(store: MatchStore) -> None:
     await store.create(record("m3"), entry(0))
-    answer = spb.IdempotencyRecord(request_hash="h", version=1)
-    assert (await store.commit(record("m3", 1), 0, entry(1), "r1", answer)).committed
-    again = await store.commit(record("m3", 2), 1, entry(2), "r1", spb.IdempotencyRecord(request_hash="x", version=2))
-    assert not again.committed and again.prior is not None and again.prior.request_hash == "h"
-    assert (await store.answer("m3", "r1")).version == 1  # type: ignore[union-attr]
-    assert await store.answer("m3", "r2") is None
+    first = entry(1)
+    first.request_key, first.request_hash = b"r1", b"h"
+    assert (await store.commit(record("m3", 1), 0, first)).committed
+    retry = entry(1, "again")
+    retry.request_key, retry.request_hash = b"r1", b"h"
+    again = await store.commit(record("m3", 1), 0, retry)  # the retry loses the compare-and-set ...
+    assert not again.committed and again.current_version == 1
+    prior = await store.answer("m3", b"r1", 1)  # ... and finds its first answer at its version
+    assert prior is not None and prior.request_hash == b"h" and prior.events[0].text == "v1"
+    assert await store.answer("m3", b"r2", 1) is None
+    assert await store.answer("m3", b"r1", 2) is None and await store.answer("m3", b"r1", 0) is None
+    assert await store.answer("gone", b"r1", 1) is None
     assert len(await store.log("m3", -1)) == 2
 
 

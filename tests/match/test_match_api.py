@@ -31,7 +31,7 @@ def redis_server(redis_url: str) -> Iterator[ServerThread]:
     prefix = f"sizzle-test-{uuid.uuid4().hex[:12]}"
     config = Config(addr="127.0.0.1:0", token_key=KEY, redis_url=redis_url, redis_prefix=prefix,
                     bot_turn_timeout_seconds=2.0, max_message_bytes=64 * 1024)
-    store = RedisStore(redis_url, prefix, 3600, 3600)
+    store = RedisStore(redis_url, prefix, 3600)
     server = ServerThread(lambda: create_server(config, Deps(store=store, bot_factory=random_bot_factory)))
     yield server
     server.stop()

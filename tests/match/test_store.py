@@ -34,7 +34,7 @@ def test_memory_store(check: Callable[[MatchStore], Coroutine[Any, Any, None]]) 
 @pytest.mark.parametrize("check", SUITE, ids=lambda c: c.__name__)
 def test_redis_store(check: Callable[[MatchStore], Coroutine[Any, Any, None]], redis_url: str,
                      redis_prefix: str) -> None:
-    run_with(lambda: RedisStore(redis_url, redis_prefix, 3600, 3600), check)
+    run_with(lambda: RedisStore(redis_url, redis_prefix, 3600), check)
 
 
 def test_redis_finished_match_expires(redis_url: str, redis_prefix: str) -> None:
@@ -44,7 +44,7 @@ def test_redis_finished_match_expires(redis_url: str, redis_prefix: str) -> None
     from tests.match.store_suite import entry, record
 
     async def main() -> None:
-        store = RedisStore(redis_url, redis_prefix, replay_ttl_seconds=120, answer_ttl_seconds=60)
+        store = RedisStore(redis_url, redis_prefix, replay_ttl_seconds=120)
         await store.create(record("x"), entry(0))
         done = record("x", 1, status=mpb.MATCH_STATUS_FINISHED)
         assert (await store.commit(done, 0, entry(1), previous_status=mpb.MATCH_STATUS_RUNNING)).committed
@@ -67,7 +67,7 @@ def redis_cluster() -> Iterator[RedisCluster]:
 def test_redis_store_on_a_cluster(check: Callable[[MatchStore], Coroutine[Any, Any, None]],
                                   redis_cluster: RedisCluster) -> None:
     prefix = f"sizzle-test-{uuid.uuid4().hex[:8]}"
-    run_with(lambda: RedisStore(redis_cluster.url, prefix, 3600, 3600, cluster=True), check)
+    run_with(lambda: RedisStore(redis_cluster.url, prefix, 3600, cluster=True), check)
     # Every key of one match landed in one slot (the script would have failed otherwise); keys of
     # different matches spread over the nodes.
     assert len(redis_cluster.ports) == 3

@@ -36,7 +36,7 @@ def main() -> int:
     if "bots" in sections:
         from services.bench import bots
 
-        text, good = bots.run(redis_url, max(args.seconds, 10.0))
+        text, good = bots.run(redis_url, max(args.seconds, 10.0), games)
         print(text + "\n", flush=True)
         ok &= good
     if "matchmaking" in sections:

@@ -20,6 +20,7 @@ from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
 
 P50_TARGET, P99_TARGET = 3.0, 5.0
+DECISION_TARGET = 2.0
 
 
 def noop_round_trips(broker_url: str, queue: str, count: int) -> list[float]:
@@ -76,7 +77,7 @@ async def bot_turn_latencies(target: str, seconds: float) -> list[float]:
     return latencies
 
 
-def run(redis_url: str, seconds: float) -> tuple[str, bool]:
+def run(redis_url: str, seconds: float, games: list[str]) -> tuple[str, bool]:
     run_id = uuid.uuid4().hex[:8]
     broker = redis_url.rsplit("/", 1)[0] + "/11"
     queue, prefix = f"bots-bench-{run_id}", f"sizzle-bench-{run_id}"
@@ -107,4 +108,21 @@ def run(redis_url: str, seconds: float) -> tuple[str, bool]:
     keys = list(client.scan_iter(match=f"{prefix}:*", count=2000))  # bench clean-up only
     if keys:
         client.delete(*keys)
-    return text, ok
+    policy_text, policy_ok = policy_decisions(games)
+    return text + "\n\n" + policy_text, ok and policy_ok
+
+
+def policy_decisions(games: list[str], positions: int = 1000) -> tuple[str, bool]:
+    """The ONNX policy's whole decision against a bare onnxruntime call on the same model."""
+    from workers.bots.policy_bench import measure
+
+    rows = []
+    ok = True
+    for game_id in games:
+        m = measure(game_id, positions, passes=5)
+        good = m["ratio"] <= DECISION_TARGET
+        ok &= good
+        rows.append([game_id, f"{m['policy_decision_s'] * 1e6:.0f}", f"{m['observation_s'] * 1e6:.0f}",
+                     f"{m['bare_onnxruntime_s'] * 1e6:.0f}", f"{m['ratio']:.2f}", verdict(good)])
+    return table(f"Policy decision against a bare onnxruntime call (target: <= {DECISION_TARGET:.0f}x)",
+                 ["game", "decision us", "of it observation us", "bare call us", "ratio", "verdict"], rows), ok

@@ -14,6 +14,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from google.protobuf import any_pb2
@@ -283,7 +284,7 @@ class Matches:
             # A retry of a request that was applied sees a newer version: answer it as the first time.
             prior = await self.store.answer(request.match_id, request_key, request.expected_version + 1)
             if prior is not None:
-                return self._replayed(loaded, prior, request_hash)
+                return await self._replayed(loaded, prior, request_hash)
         actor = self.seat_of(identity, loaded, request.seat)
         assert actor is not None
         match = loaded.match
@@ -309,20 +310,19 @@ class Matches:
         except GameError as error:
             metrics.ACTIONS_REJECTED.labels(game, error.reason_name).inc()
             raise
-        action_message = action if which == "structured" else loaded.engine.id_to_action(
-            loaded.state, actor.seat, action)
         action_id = action if which == "action_id" else loaded.engine.action_to_id(loaded.state, actor.seat, action)
         record = spb.StoredMatch()
         record.CopyFrom(loaded.record)
         response = mpb.SubmitActionResponse(events=visible_events(events, actor.seat))
         result = await self._commit(
             loaded, record, state, actor.seat, events, action_id=-1 if action_id is None else action_id,
-            action=action_message, request=(request_key, request_hash), response=response,
+            structured=action if which == "structured" else None, request=(request_key, request_hash),
+            response=response,
         )
         if result is None:
             prior = await self.store.answer(request.match_id, request_key, request.expected_version + 1)
             if prior is not None:
-                return self._replayed(await self.load(request.match_id), prior, request_hash)
+                return await self._replayed(await self.load(request.match_id), prior, request_hash)
             current = (await self.load(request.match_id)).match.version
             metrics.ACTIONS_REJECTED.labels(game, "STALE_VERSION").inc()
             raise GameError(R.ERROR_REASON_STALE_VERSION, f"the match moved on to version {current}",
@@ -330,12 +330,41 @@ class Matches:
         metrics.ACTIONS_APPLIED.labels(game, "bot" if actor.is_bot else "human").inc()
         return response
 
-    @staticmethod
-    def _replayed(loaded: Loaded, prior: spb.LogEntry, request_hash: bytes) -> mpb.SubmitActionResponse:
-        """The answer to a repeated request id: the events its action made (its log entry) and the match."""
+    async def _replayed(self, loaded: Loaded, prior: spb.LogEntry, request_hash: bytes) -> mpb.SubmitActionResponse:
+        """The answer to a repeated request id: the events its action made (made again from the log)."""
         if prior.request_hash != request_hash:
             raise GameError(R.ERROR_REASON_REQUEST_ID_REUSED, "this request_id was used for another request")
-        return mpb.SubmitActionResponse(match=loaded.match, events=visible_events(prior.events, prior.seat))
+        state, _ = await self._state_at(loaded, prior.version - 1)
+        events, _ = self._advance(loaded.engine, state, prior)
+        return mpb.SubmitActionResponse(match=loaded.match, events=visible_events(events, prior.seat))
+
+    # ------------------------------------------------------------------ the log made whole again
+    @staticmethod
+    def _advance(engine: Engine, state: Any, entry: spb.LogEntry, want_action: bool = False) -> tuple[
+            list[common_pb2.Event], Any]:
+        """Brings `state`, the state before `entry`, to the entry's version in place; returns the
+        entry's events and, when asked, its action message (None when the entry is no action)."""
+        if entry.replayable:
+            if entry.action:
+                action: Any = engine.Action.FromString(entry.action)
+                return engine.apply(state, entry.seat, action), action
+            action = engine.id_to_action(state, entry.seat, entry.action_id) if want_action else None
+            return engine.apply(state, entry.seat, entry.action_id), action
+        if entry.clock_ended:
+            engine.end_by_clock(state)
+        return list(entry.events), None
+
+    async def _state_at(self, loaded: Loaded, version: int) -> tuple[Any, list[spb.LogEntry]]:
+        """The game state at `version`, made again from the seed and the log (engines are
+        deterministic), with the log entries after it."""
+        core = loaded.state.core
+        state = loaded.engine.new_game(core.num_players, dict(loaded.match.options), core.seed)
+        entries = await self.store.log(loaded.match.match_id, -1)
+        for entry in entries:
+            if entry.version > version:
+                break
+            self._advance(loaded.engine, state, entry)
+        return state, [entry for entry in entries if entry.version > version]
 
     async def leave(self, identity: Identity, match_id: str) -> mpb.LeaveMatchResponse:
         loaded = await self.load(match_id)
@@ -384,10 +413,13 @@ class Matches:
 
     async def _commit(
         self, loaded: Loaded, record: spb.StoredMatch, state: Any, seat: int, events: list[common_pb2.Event], *,
-        action_id: int = -1, action: Any = None, request: tuple[bytes, bytes] = (b"", b""),
-        response: mpb.SubmitActionResponse | None = None, keep_deadline: bool = True,
+        action_id: int = -1, structured: Any = None, request: tuple[bytes, bytes] = (b"", b""),
+        response: mpb.SubmitActionResponse | None = None, keep_deadline: bool = True, clock_ended: bool = False,
     ) -> int | None:
-        """Writes the new record if nobody changed the match meanwhile. Returns the new version or None."""
+        """Writes the new record if nobody changed the match meanwhile. Returns the new version or None.
+
+        An action (`action_id` >= 0 or `structured`) is logged without its events: they are made again
+        from the state before it (see `_advance`), which keeps a match's log small in the store."""
         match = record.match
         previous_seat = loaded.match.seat_to_move
         previous_status = loaded.match.status
@@ -403,9 +435,13 @@ class Matches:
             match.clock_deadline_unix_ms = 0
         record.state = state.SerializeToString()
         entry = spb.LogEntry(version=match.version, seat=seat, action_id=action_id, unix_ms=self.clock(),
-                             events=events, request_key=request[0], request_hash=request[1])
-        if action is not None:
-            entry.action = action.SerializeToString()
+                             request_key=request[0], request_hash=request[1], clock_ended=clock_ended)
+        if structured is not None or action_id >= 0:
+            entry.replayable = True
+            if structured is not None:  # applied again exactly as the client sent it
+                entry.action = structured.SerializeToString()
+        else:
+            entry.events.extend(events)
         if response is not None:
             response.match.CopyFrom(match)
         deadline = self._next_deadline(match)
@@ -449,7 +485,8 @@ class Matches:
             events = loaded.engine.end_by_clock(state)
             new = spb.StoredMatch()
             new.CopyFrom(record)
-            await self._commit(loaded, new, state, -1, [common_pb2.Event(seat=-1, text="time is up"), *events])
+            await self._commit(loaded, new, state, -1, [common_pb2.Event(seat=-1, text="time is up"), *events],
+                               clock_ended=True)
             return
         seat = match.seat_to_move
         if match.seats[seat].kind == HUMAN:
@@ -468,14 +505,16 @@ class Matches:
         actor = self.seat_of(identity, loaded) if identity is None or identity.kind != BOT else None
         seat = actor.seat if actor else -1
         last = max(request.from_version, -1)
+        made: list[common_pb2.Event] = []
+        if last < loaded.match.version:  # a watcher that resumes: what it missed, made again
+            state, missed = await self._state_at(loaded, last)
+            for entry in missed:
+                if entry.version <= loaded.match.version:
+                    made.extend(self._advance(loaded.engine, state, entry)[0])
         while True:
-            events: list[common_pb2.Event] = []
-            if last < loaded.match.version:
-                for entry in await self._entries(match_id, last, loaded.match.version):
-                    events.extend(visible_events(entry.events, seat))
             view, rendering, legal = await self._seat_view(loaded, seat)
-            yield mpb.WatchMatchResponse(match=loaded.match, events=events, view=view, rendering=rendering,
-                                         legal_actions=legal, seat=seat)
+            yield mpb.WatchMatchResponse(match=loaded.match, events=visible_events(made, seat), view=view,
+                                         rendering=rendering, legal_actions=legal, seat=seat)
             last = loaded.match.version
             if loaded.match.status == FINISHED:
                 return
@@ -484,12 +523,21 @@ class Matches:
                 version = await self.store.wait(match_id, last, timeout=5.0)
                 if version < 0:
                     raise not_found(match_id)  # expired while watched
+            before = loaded
             loaded = await self.shared.get((match_id, "record", version), lambda: self.load(match_id))
+            upto = loaded.match.version
+            made = await self.shared.get((match_id, "events", last, upto), partial(self._events_after, before, upto))
 
-    async def _entries(self, match_id: str, after: int, upto: int) -> list[spb.LogEntry]:
-        """The log entries after `after` up to `upto` (all in the log once the record is at `upto`)."""
-        entries = await self.shared.get((match_id, "log", after, upto), lambda: self.store.log(match_id, after))
-        return [entry for entry in entries if entry.version <= upto]
+    async def _events_after(self, before: Loaded, upto: int) -> list[common_pb2.Event]:
+        """The events of the versions after `before` up to `upto`, made again from `before`'s state
+        (all of them are in the log once the record is at `upto`)."""
+        state = before.engine.State()
+        state.CopyFrom(before.state)
+        made: list[common_pb2.Event] = []
+        for entry in await self.store.log(before.match.match_id, before.match.version):
+            if entry.version <= upto:
+                made.extend(self._advance(before.engine, state, entry)[0])
+        return made
 
     async def _seat_view(self, loaded: Loaded, seat: int) -> tuple[any_pb2.Any, str, list[rpb.LegalAction]]:
         """A seat's packed view, its rendering and its legal actions at the loaded version."""
@@ -508,12 +556,15 @@ class Matches:
                                          num_players=loaded.state.core.num_players)
         if complete:
             response.seed = loaded.state.core.seed
+        core = loaded.state.core
+        state = loaded.engine.new_game(core.num_players, dict(loaded.match.options), core.seed)
         for entry in await self.store.log(match_id, -1):
+            events, action = self._advance(loaded.engine, state, entry, want_action=complete)
             step = response.steps.add(version=entry.version, seat=entry.seat, unix_ms=entry.unix_ms,
-                                      events=visible_events(entry.events, seat, everything=complete))
-            if complete and entry.action:
+                                      events=visible_events(events, seat, everything=complete))
+            if complete and action is not None:
                 step.action_id = entry.action_id
-                step.action.Pack(loaded.engine.Action.FromString(entry.action))
+                step.action.Pack(action)
         return response
 
     async def refresh_live_gauge(self) -> None:

@@ -256,7 +256,8 @@ def test_bad_input_gets_the_right_code_and_changes_nothing(chan: grpc.Channel) -
     refused(grpc.StatusCode.NOT_FOUND, "UNKNOWN_MATCH", *submit(mover.seat_token, match_id="m_nope"),
             metadata=auth(mover.seat_token))
     forged = jwt.encode({"kind": "seat", "sub": "p_x", "match": mid, "seat": 0, "iss": "sizzle",
-                         "iat": int(time.time()), "exp": int(time.time()) + 60}, "wrong-key", algorithm="HS256")
+                         "iat": int(time.time()), "exp": int(time.time()) + 60},
+                        "another-key-of-a-decent-length-0123456789", algorithm="HS256")
     refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", *submit(forged), metadata=auth(forged))
     expired = jwt.encode({"kind": "seat", "sub": "p_x", "match": mid, "seat": 0, "iss": "sizzle",
                           "iat": int(time.time()) - 100, "exp": int(time.time()) - 50}, KEY, algorithm="HS256")

@@ -354,16 +354,27 @@ class Matches:
             engine.end_by_clock(state)
         return list(entry.events), None
 
-    async def _state_at(self, loaded: Loaded, version: int) -> tuple[Any, list[spb.LogEntry]]:
-        """The game state at `version`, made again from the seed and the log (engines are
-        deterministic), with the log entries after it."""
-        core = loaded.state.core
-        state = loaded.engine.new_game(core.num_players, dict(loaded.match.options), core.seed)
-        entries = await self.store.log(loaded.match.match_id, -1)
+    def _advance_to(self, engine: Engine, state: Any, entries: list[spb.LogEntry], upto: int) -> list[
+            common_pb2.Event]:
+        """Advances `state` through the entries up to version `upto`; returns their events."""
+        made: list[common_pb2.Event] = []
         for entry in entries:
-            if entry.version > version:
-                break
-            self._advance(loaded.engine, state, entry)
+            if entry.version <= upto:
+                made.extend(self._advance(engine, state, entry)[0])
+        return made
+
+    @staticmethod
+    def _initial_state(loaded: Loaded) -> Any:
+        """The match's game state at creation, made again from its seed (engines are deterministic)."""
+        core = loaded.state.core
+        return loaded.engine.new_game(core.num_players, dict(loaded.match.options), core.seed)
+
+    async def _state_at(self, loaded: Loaded, version: int) -> tuple[Any, list[spb.LogEntry]]:
+        """The game state at `version`, made again from the seed and the log, with the log entries
+        after it."""
+        state = self._initial_state(loaded)
+        entries = await self.store.log(loaded.match.match_id, -1)
+        self._advance_to(loaded.engine, state, entries, version)
         return state, [entry for entry in entries if entry.version > version]
 
     async def leave(self, identity: Identity, match_id: str) -> mpb.LeaveMatchResponse:
@@ -508,9 +519,7 @@ class Matches:
         made: list[common_pb2.Event] = []
         if last < loaded.match.version:  # a watcher that resumes: what it missed, made again
             state, missed = await self._state_at(loaded, last)
-            for entry in missed:
-                if entry.version <= loaded.match.version:
-                    made.extend(self._advance(loaded.engine, state, entry)[0])
+            made = self._advance_to(loaded.engine, state, missed, loaded.match.version)
         while True:
             view, rendering, legal = await self._seat_view(loaded, seat)
             yield mpb.WatchMatchResponse(match=loaded.match, events=visible_events(made, seat), view=view,
@@ -533,11 +542,8 @@ class Matches:
         (all of them are in the log once the record is at `upto`)."""
         state = before.engine.State()
         state.CopyFrom(before.state)
-        made: list[common_pb2.Event] = []
-        for entry in await self.store.log(before.match.match_id, before.match.version):
-            if entry.version <= upto:
-                made.extend(self._advance(before.engine, state, entry)[0])
-        return made
+        return self._advance_to(before.engine, state, await self.store.log(before.match.match_id, before.match.version),
+                                upto)
 
     async def _seat_view(self, loaded: Loaded, seat: int) -> tuple[any_pb2.Any, str, list[rpb.LegalAction]]:
         """A seat's packed view, its rendering and its legal actions at the loaded version."""
@@ -556,8 +562,7 @@ class Matches:
                                          num_players=loaded.state.core.num_players)
         if complete:
             response.seed = loaded.state.core.seed
-        core = loaded.state.core
-        state = loaded.engine.new_game(core.num_players, dict(loaded.match.options), core.seed)
+        state = self._initial_state(loaded)
         for entry in await self.store.log(match_id, -1):
             events, action = self._advance(loaded.engine, state, entry, want_action=complete)
             step = response.steps.add(version=entry.version, seat=entry.seat, unix_ms=entry.unix_ms,

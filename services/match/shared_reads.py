@@ -36,6 +36,3 @@ class SharedReads:
     def _forget_failure(self, key: Hashable, done: asyncio.Future[Any]) -> None:
         if (done.cancelled() or done.exception() is not None) and self._items.get(key) is done:
             del self._items[key]
-
-    def __len__(self) -> int:
-        return len(self._items)

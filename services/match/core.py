@@ -461,6 +461,9 @@ class Matches:
         result = await self.store.commit(record, loaded.match.version, entry, previous_status)
         if not result.committed:
             return None
+        # This process's watchers of the match take the new version from here, not from the store.
+        self.shared.put((match.match_id, "record", match.version), Loaded(record, loaded.engine, state))
+        self.shared.put((match.match_id, "events", match.version - 1, match.version), events)
         await self._after_commit(record, loaded.engine, state, previous=loaded.match)
         return result.current_version
 

@@ -3,8 +3,10 @@
 A match at a given version never changes: its record, its log entries and a seat's view of it are
 immutable. So when ten spectators watch one match, the new version is read from the store once and
 rendered once per seat, not ten times. Reads are single-flight: watchers woken together by the same
-commit await one fetch. Failures are not kept (the next caller fetches again), and the cache is a
-bounded LRU, so memory stays flat however many matches are watched.
+commit await one fetch. The process that commits a version puts what it already holds (the new
+record, the version's events) in first, so its own watchers read nothing at all. Failures are not
+kept (the next caller fetches again), and the cache is a bounded LRU, so memory stays flat however
+many matches are watched.
 """
 
 from __future__ import annotations
@@ -32,6 +34,16 @@ class SharedReads:
             self._items.move_to_end(key)
         # Shielded: a watcher that goes away does not cancel the read the others wait for.
         return await asyncio.shield(future)
+
+    def put(self, key: Hashable, value: Any) -> None:
+        """Offers a value known without a read (a version this process has just committed)."""
+        if key in self._items:
+            return  # a read of it is under way or done: the same immutable value
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future.set_result(value)
+        self._items[key] = future
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
 
     def _forget_failure(self, key: Hashable, done: asyncio.Future[Any]) -> None:
         if (done.cancelled() or done.exception() is not None) and self._items.get(key) is done:

@@ -122,3 +122,46 @@ def test_a_match_ended_by_the_clock_replays_to_its_final_state() -> None:
         assert state == loaded.state
 
     asyncio.run(main())
+
+
+class CountingStore(MemoryStore):
+    """A memory store that counts the reads a watcher could make."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    async def load(self, match_id: str):  # type: ignore[no-untyped-def]
+        self.reads += 1
+        return await super().load(match_id)
+
+    async def log(self, match_id: str, after_version: int):  # type: ignore[no-untyped-def]
+        self.reads += 1
+        return await super().log(match_id, after_version)
+
+
+def test_a_watcher_where_the_action_was_committed_reads_nothing_and_sees_what_others_see() -> None:
+    """The replica that commits a version hands it to its own watchers; a replica that did not
+    reads it from the store. Both send the same updates."""
+    async def main() -> None:
+        store = CountingStore()
+        signer, clock = TokenSigner("k" * 32, 3600), Clock()
+        committer = Matches(Config(), store, signer, clock=clock)
+        elsewhere = Matches(Config(), store, signer, clock=clock)
+        match_id = await create(committer, "hibachi", 3)
+        request = mpb.WatchMatchRequest(match_id=match_id, from_version=-1)
+        here, there = committer.watch(None, request), elsewhere.watch(None, request)
+        assert await here.__anext__() == await there.__anext__()
+        rng = random.Random(11)
+        for _ in range(15):
+            await play(committer, match_id, 1, rng)
+            before = store.reads
+            local = await here.__anext__()
+            assert store.reads == before, "the committing replica's watcher read the store"
+            remote = await there.__anext__()
+            assert store.reads > before
+            assert local == remote
+        await here.aclose()
+        await there.aclose()
+
+    asyncio.run(main())

@@ -126,6 +126,7 @@ class OnnxModel:
         self.input_name = inputs[0].name
         self.output_name = outputs[0].name
         self.obs_buffer = np.zeros((1, *obs_shape), dtype=np.float32)
+        self.obs_row = self.obs_buffer[0]
         self.logits_buffer = np.zeros((1, spec.num_distinct_actions), dtype=np.float32)
         self.logits = self.logits_buffer[0]
         self.binding = session.io_binding()
@@ -140,7 +141,7 @@ class OnnxModel:
     def run(self, obs: np.ndarray) -> np.ndarray:
         """The logits of one observation, in the model's own output buffer (valid until the next
         run; the caller holds `lock`)."""
-        np.copyto(self.obs_buffer[0], obs)
+        np.copyto(self.obs_row, obs)
         self.session.run_with_iobinding(self.binding)
         return self.logits
 
@@ -201,7 +202,7 @@ class OnnxPolicy:
         """The id picked among `legal_actions` for an observation tensor."""
         model = self.model
         with model.lock:
-            legal_logits = model.run(obs)[legal_actions]  # a copy: safe after the lock is released
+            legal_logits = model.run(obs).take(legal_actions)  # a copy: safe after the lock is released
         if self.temperature is None:
             return int(legal_actions[int(legal_logits.argmax())])
         scaled = (legal_logits - legal_logits.max()) / self.temperature

@@ -3,6 +3,11 @@
 Everything in A la carte lies open on the table (stoves, pans, dishes, held cups, dispensers through
 their clear bottles, sinks); the coffee tray's cups lie face down, but their kinds follow from the
 open cups, so the view counts them too. Only the random source stays with the server.
+
+The observation is defined by the plain writers _player_block, _supplies_block, _dishes_block and
+_turn_block (_reference_observation puts them together). `observation` gives the same floats faster:
+reading protobuf fields is what costs, and most of a block repeats from one decision to the next, so
+it copies rows those writers produced before for the same inputs (see "Row caches" below).
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ PLAYER_SIZE = (
     2 + len(SKILL_NAMES) + 1 + (NUM_DISHES + 2) + (3 + D + 1) + (D + 1) + 6
     + (1 + NUM_COLORS + 1 + 1 + 1 + NUM_CREPE) + K
 )
+# Where the stove part (present .. dish flags) ends and the tray part (finished count .. cups) starts.
+STOVE_END = 2 + len(SKILL_NAMES) + 1 + (NUM_DISHES + 2) + (3 + D + 1) + (D + 1) + 6
 # The table: dispensers, sinks, coffee tray, supply, trash, stars, phase, after-dish, actions left,
 # coffee break taken, flips, last face, last flip, viewer to move.
 TABLE_SIZE = (
@@ -59,6 +66,13 @@ TABLE_SIZE = (
     + (len(DIE) + 1) + NUM_FLIPS + 1
 )
 OBSERVATION_SIZE = MAX_PLAYERS * PLAYER_SIZE + TABLE_SIZE
+# The table's three parts: dispensers, sinks and coffee tray; supply and trash; stars .. viewer to move.
+SUPPLIES_OFFSET = MAX_PLAYERS * PLAYER_SIZE
+DISHES_OFFSET = SUPPLIES_OFFSET + 2 * D + D + 1 + K
+TURN_OFFSET = DISHES_OFFSET + 2 * NUM_DISHES
+# Divisors of the table's scaling (ints stay ints, as they always were).
+FILL_PIECES = [fill.pieces for fill in DISPENSER_FILLS]
+FILL_SALT = [max(1, fill.salt) for fill in DISPENSER_FILLS]
 
 
 def make_view(state: Any, seat: int) -> pb.View:
@@ -107,6 +121,7 @@ def end_text(end: int, seat: int) -> str:
 
 
 def _player_block(obs: np.ndarray, i: int, p: Any, to_move: bool) -> None:
+    """One player's block, from i."""
     obs[i] = 1.0
     obs[i + 1] = 1.0 if to_move else 0.0
     i += 2
@@ -163,47 +178,208 @@ def _player_block(obs: np.ndarray, i: int, p: Any, to_move: bool) -> None:
         obs[i + c] = p.cups[c] / CUP_COUNTS[c]
 
 
-def observation(view: Any) -> np.ndarray:
-    """Player blocks start with the viewer (seat 0 for the public view) and go round the table."""
-    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    n = view.core.num_players
-    me = max(view.core.viewer, 0)
-    for rel in range(n):
-        seat = (me + rel) % n
-        _player_block(obs, rel * PLAYER_SIZE, view.players[seat], seat == view.core.seat_to_move)
-    i = MAX_PLAYERS * PLAYER_SIZE
-    for d, dispenser in enumerate(view.dispensers):
-        obs[i + 2 * d] = dispenser.pieces / DISPENSER_FILLS[d].pieces
-        obs[i + 2 * d + 1] = dispenser.salt / max(1, DISPENSER_FILLS[d].salt)
+def _supplies_block(obs: np.ndarray, i: int, view: Any) -> None:
+    """Dispensers (pieces, salt), sinks (pieces by dispenser, salt) and the coffee tray, from i."""
+    for d, dispenser in enumerate(view.dispensers[:]):  # [:] reads a repeated field once, as a list
+        obs[i + 2 * d] = dispenser.pieces / FILL_PIECES[d]
+        obs[i + 2 * d + 1] = dispenser.salt / FILL_SALT[d]
     i += 2 * D
+    sink = view.sink[:]
     for d in range(D):
-        obs[i + d] = view.sink[d] / DISPENSER_FILLS[d].pieces
+        obs[i + d] = sink[d] / FILL_PIECES[d]
     obs[i + D] = view.sink_salt / SALT_TOTAL
     i += D + 1
+    tray = view.tray[:]
     for c in range(K):
-        obs[i + c] = view.tray[c] / CUP_COUNTS[c]
-    i += K
-    for dish in view.supply:
+        obs[i + c] = tray[c] / CUP_COUNTS[c]
+
+
+def _dishes_block(obs: np.ndarray, i: int, supply: Any, trash: Any) -> None:
+    """The dishes still in the supply, then those in the trash, one-hot by dish, from i."""
+    for dish in supply:
         obs[i + dish] = 1.0
     i += NUM_DISHES
-    for dish in view.trash:
+    for dish in trash:
         obs[i + dish] = 1.0
-    i += NUM_DISHES
-    obs[i] = view.stars_left / CONTENT.stars
+
+
+def _turn_block(
+    obs: np.ndarray,
+    i: int,
+    stars_left: int,
+    phase: int,
+    after_dish: int,
+    actions_left: int,
+    coffee_break_taken: bool,
+    flips_this_turn: int,
+    last_face: int,
+    last_flip: int,
+    viewer_to_move: bool,
+) -> None:
+    """Stars left, phase, after-dish, actions left, coffee break taken, flips, last face, last flip
+    and whether the viewer is to move, from i."""
+    obs[i] = stars_left / CONTENT.stars
     i += 1
-    if view.phase:
-        obs[i + view.phase - 1] = 1.0
+    if phase:
+        obs[i + phase - 1] = 1.0
     i += NUM_PHASES
-    if view.after_dish:
-        obs[i + view.after_dish - 1] = 1.0
+    if after_dish:
+        obs[i + after_dish - 1] = 1.0
     i += NUM_AFTER
-    obs[i] = view.actions_left / ACTIONS_SCALE
-    obs[i + 1] = 1.0 if view.coffee_break_taken else 0.0
-    obs[i + 2] = view.flips_this_turn / CONTENT.crepe.flips_per_turn
+    obs[i] = actions_left / ACTIONS_SCALE
+    obs[i + 1] = 1.0 if coffee_break_taken else 0.0
+    obs[i + 2] = flips_this_turn / CONTENT.crepe.flips_per_turn
     i += 3
-    obs[i + view.last_face] = 1.0
+    obs[i + last_face] = 1.0
     i += len(DIE) + 1
-    obs[i + view.last_flip] = 1.0
+    obs[i + last_flip] = 1.0
     i += NUM_FLIPS
-    obs[i] = 1.0 if view.core.seat_to_move == view.core.viewer else 0.0
+    obs[i] = 1.0 if viewer_to_move else 0.0
+
+
+def _turn_key(view: Any, core: Any) -> tuple[Any, ...]:
+    """The arguments of _turn_block after i."""
+    return (
+        view.stars_left,
+        view.phase,
+        view.after_dish,
+        view.actions_left,
+        view.coffee_break_taken,
+        view.flips_this_turn,
+        view.last_face,
+        view.last_flip,
+        core.seat_to_move == core.viewer,
+    )
+
+
+def _reference_observation(view: Any) -> np.ndarray:
+    """The observation written field by field: the definition `observation` reproduces."""
+    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    core = view.core
+    n = core.num_players
+    me = max(core.viewer, 0)
+    for rel in range(n):
+        seat = (me + rel) % n
+        _player_block(obs, rel * PLAYER_SIZE, view.players[seat], seat == core.seat_to_move)
+    _supplies_block(obs, SUPPLIES_OFFSET, view)
+    _dishes_block(obs, DISHES_OFFSET, view.supply, view.trash)
+    _turn_block(obs, TURN_OFFSET, *_turn_key(view, core))
+    return obs
+
+
+# Row caches. A row is what a writer above put into a zeroed stretch for one key, and the key holds
+# every input the writer reads (wire bytes parse back to the message), so copying the row equals
+# calling the writer (rows are read-only; observation copies them into a fresh array):
+#   _block_rows   a whole player block, keyed by (to move, the PlayerView's wire bytes);
+#   _stove_rows   its [0, STOVE_END): present .. dish flags, keyed by (to move, skill, the stove's
+#                 wire bytes);
+#   _tray_rows    its [STOVE_END, PLAYER_SIZE): finished count .. cups held, keyed by (finished,
+#                 crepe, points, stars, victory cups, cups);
+#   _dishes_rows  DISHES_OFFSET .. TURN_OFFSET, keyed by (supply, trash);
+#   _turn_rows    TURN_OFFSET .. the end, keyed by _turn_key.
+# A player seen before in the same state hits _block_rows; a changed one mostly has a new stove or a
+# new tray, not both, and is put together from the segment rows; only a segment never seen runs
+# _player_block. Rows are only learnt from values inside their one-hots (crepe status, dishes, phase,
+# after-dish, faces, flips), where every write stays inside the row; anything else takes
+# _reference_observation. Each cache starts over when it grows past _CACHE_LIMIT rows (under 20 MB in
+# all; a few thousand stove, tray and turn rows cover long runs of games).
+_CACHE_LIMIT = 1 << 13
+_block_rows: dict[tuple[bool, bytes], np.ndarray] = {}
+_stove_rows: dict[tuple[Any, ...], np.ndarray] = {}
+_tray_rows: dict[tuple[Any, ...], np.ndarray] = {}
+_dishes_rows: dict[tuple[Any, ...], np.ndarray] = {}
+_turn_rows: dict[tuple[Any, ...], np.ndarray] = {}
+
+
+def _remember(cache: dict[Any, np.ndarray], key: Any, row: np.ndarray) -> np.ndarray:
+    """Caches a row (read-only from now on) and returns it."""
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    row.flags.writeable = False
+    cache[key] = row
+    return row
+
+
+def _write_block(obs: np.ndarray, i: int, p: Any, to_move: bool) -> bool:
+    """Writes one player's block at i from the segment caches, running _player_block for a segment
+    not seen yet; False (nothing cached) for a crepe status outside its one-hot."""
+    stove_key = (to_move, p.skill, p.stove.SerializeToString())
+    tray_key = (tuple(p.finished[:]), p.crepe, p.points, p.stars, p.victory_cups, tuple(p.cups[:]))
+    stove_row = _stove_rows.get(stove_key)
+    tray_row = _tray_rows.get(tray_key)
+    if stove_row is None or tray_row is None:
+        if not 0 < p.crepe <= NUM_CREPE:
+            return False
+        block = np.zeros(PLAYER_SIZE, dtype=np.float32)
+        _player_block(block, 0, p, to_move)
+        stove_row = _remember(_stove_rows, stove_key, block[:STOVE_END])
+        tray_row = _remember(_tray_rows, tray_key, block[STOVE_END:])
+    obs[i : i + STOVE_END] = stove_row
+    obs[i + STOVE_END : i + PLAYER_SIZE] = tray_row
+    return True
+
+
+def _dishes_row(key: tuple[Any, ...]) -> np.ndarray | None:
+    """The supply-and-trash row for key (supply, trash); None (not cached) for a dish outside 0 .. n-1."""
+    supply, trash = key
+    if not all(0 <= dish < NUM_DISHES for dish in supply + trash):
+        return None
+    row = np.zeros(TURN_OFFSET - DISHES_OFFSET, dtype=np.float32)
+    _dishes_block(row, 0, supply, trash)
+    return _remember(_dishes_rows, key, row)
+
+
+def _turn_row(key: tuple[Any, ...]) -> np.ndarray | None:
+    """The turn row for key (_turn_key); None (not cached) for a value outside its one-hot."""
+    _, phase, after_dish, _, _, _, last_face, last_flip, _ = key
+    if not (
+        0 <= phase <= NUM_PHASES
+        and 0 <= after_dish <= NUM_AFTER
+        and 0 <= last_face <= len(DIE)
+        and 0 <= last_flip < NUM_FLIPS
+    ):
+        return None
+    row = np.zeros(OBSERVATION_SIZE - TURN_OFFSET, dtype=np.float32)
+    _turn_block(row, 0, *key)
+    return _remember(_turn_rows, key, row)
+
+
+def observation(view: Any) -> np.ndarray:
+    """Player blocks start with the viewer (seat 0 for the public view) and go round the table."""
+    core = view.core
+    n = core.num_players
+    if n > MAX_PLAYERS:
+        return _reference_observation(view)
+    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    me = max(core.viewer, 0)
+    seat_to_move = core.seat_to_move
+    players = view.players
+    block_rows = _block_rows
+    for rel in range(n):
+        seat = (me + rel) % n
+        p = players[seat]
+        key = (seat == seat_to_move, p.SerializeToString())
+        row = block_rows.get(key)
+        i = rel * PLAYER_SIZE
+        if row is not None:
+            obs[i : i + PLAYER_SIZE] = row
+        elif _write_block(obs, i, p, key[0]):
+            _remember(block_rows, key, obs[i : i + PLAYER_SIZE].copy())
+        else:
+            return _reference_observation(view)
+    _supplies_block(obs, SUPPLIES_OFFSET, view)
+    dishes_key = (tuple(view.supply[:]), tuple(view.trash[:]))
+    row = _dishes_rows.get(dishes_key)
+    if row is None:
+        row = _dishes_row(dishes_key)
+        if row is None:
+            return _reference_observation(view)
+    obs[DISHES_OFFSET:TURN_OFFSET] = row
+    turn_key = _turn_key(view, core)
+    row = _turn_rows.get(turn_key)
+    if row is None:
+        row = _turn_row(turn_key)
+        if row is None:
+            return _reference_observation(view)
+    obs[TURN_OFFSET:] = row
     return obs

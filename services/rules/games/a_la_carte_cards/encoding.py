@@ -15,10 +15,12 @@ with an empty hand):
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
+from services.rules.float_runs import floats, one_hot
 from services.rules.games.a_la_carte_cards.content import (
     CONTENT,
     COURSE_INDEX,
@@ -78,47 +80,112 @@ def unseen_counts(view: Any) -> list[int]:
     return unseen
 
 
+# `observation` joins the float32 bytes of these precomputed runs in layout order
+# (services/rules/float_runs.py: each value the layout's float64 expression rounded once to float32).
+
+
+# Hands, known cards, the pile and the unseen cards are read course by course, unrolled in
+# `observation`: Course has three.
+if K != 3:
+    raise ValueError("content: the card game's observation expects the three courses")
+# No card count exceeds the deck, and no score the deck's cards times the best recipe's points.
+_MOST = DECK_SIZE * max([1, *(recipe.points for recipe in CONTENT.recipes)])
+_PER_MAX_HAND = [floats(c / MAX_HAND) for c in range(_MOST + 1)]  # [count or score]
+_PER_DECK = [floats(c / DECK_SIZE) for c in range(DECK_SIZE + 1)]  # [count]
+
+
+def _pile_shares() -> list[bytes]:
+    """[cards of a course on the pile]: 1 / deck added to a float32 zero once per card (the layout's
+    running sum, which can round differently from count / deck)."""
+    total = np.zeros(1, dtype=np.float32)
+    shares = []
+    for _ in range(DECK_SIZE + 1):
+        shares.append(total.tobytes())
+        total[0] += 1.0 / DECK_SIZE
+    return shares
+
+
+@functools.lru_cache(maxsize=4096)
+def _rounds_run(round_: int, rounds_limit: int) -> bytes:
+    """turn: rounds played / limit, rounds left after this one / limit."""
+    limit = float(max(rounds_limit, 1))
+    return floats((round_ - 1) / limit, max(rounds_limit - round_, 0) / limit)
+
+
+_PILE_SHARE = _pile_shares()
+_PHASE = {phase: one_hot(phase - 1 if phase else None, 2) for phase in pb.Phase.values()}
+_TOP_OF_PILE = {course: one_hot(k, K) for k, course in enumerate(COURSES)}
+_EMPTY_PILE = one_hot(None, K)
+_FLAG = (floats(0.0), floats(1.0))
+_PRESENT_TO_MOVE = (floats(1.0, 0.0), floats(1.0, 1.0))  # players: present, to move [seat to move]
+_NO_HAND = bytes(4 * HAND_SIZE)
+_ABSENT_SEATS = [bytes(4 * PLAYER_SIZE * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]  # [players]
+_RECIPES = range(R)
+
+
 def observation(view: Any) -> np.ndarray:
-    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    n = view.core.num_players
-    viewer = view.core.viewer
-    me = max(viewer, 0)
-    limit = float(max(view.rounds_limit, 1))
+    """The layout of the module docstring, from the view's fields only (view.players holds every seat,
+    in seat order; a table holds at most max_players)."""
+    core = view.core
+    viewer = core.viewer
+    to_move = core.seat_to_move
+    me = viewer if viewer > 0 else 0
+    seats = view.players[:]
+    players = seats[me:] + seats[:me] if me else seats  # relative seats 0, 1, ...
+    pile = view.discard_pile[:]
+    per_hand = _PER_MAX_HAND
+    per_deck = _PER_DECK
     # turn
-    if view.phase:
-        obs[view.phase - 1] = 1.0
-    obs[2] = 1.0 if viewer >= 0 and view.core.seat_to_move == viewer else 0.0
-    obs[3] = (view.round - 1) / limit
-    obs[4] = max(view.rounds_limit - view.round, 0) / limit
-    obs[5] = 1.0 if view.clock_minutes > 0 else 0.0
-    i = TURN_SIZE
+    runs = [
+        _PHASE[view.phase],
+        _FLAG[viewer >= 0 and to_move == viewer],
+        _rounds_run(view.round, view.rounds_limit),
+        _FLAG[view.clock_minutes > 0],
+    ]
     # my hand
+    mine: Any = None
+    my_hand: Any = None
     if viewer >= 0:
-        mine = view.players[viewer]
-        for k in range(K):
-            obs[i + k] = mine.hand[k] / MAX_HAND
-        obs[i + K] = mine.score / MAX_HAND
-        for r in range(R):
-            obs[i + K + 1 + r] = mine.dishes[r] / MAX_HAND
-    i += HAND_SIZE
+        mine = seats[viewer]
+        my_hand = mine.hand
+        dishes = mine.dishes
+        runs += (per_hand[my_hand[0]], per_hand[my_hand[1]], per_hand[my_hand[2]], per_hand[mine.score])
+        for r in _RECIPES:
+            runs.append(per_hand[dishes[r]])
+    else:
+        runs.append(_NO_HAND)
     # piles
-    obs[i] = view.deck_size / DECK_SIZE
-    if view.discard_pile:
-        obs[i + 1 + COURSE_INDEX[view.discard_pile[-1]]] = 1.0
-    for course in view.discard_pile:
-        obs[i + 1 + K + COURSE_INDEX[course]] += 1.0 / DECK_SIZE
-    i += PILES_SIZE
+    on_pile0, on_pile1, on_pile2 = pile.count(COURSES[0]), pile.count(COURSES[1]), pile.count(COURSES[2])
+    runs += (
+        per_deck[view.deck_size],
+        _TOP_OF_PILE[pile[-1]] if pile else _EMPTY_PILE,
+        _PILE_SHARE[on_pile0],
+        _PILE_SHARE[on_pile1],
+        _PILE_SHARE[on_pile2],
+    )
+    # players, collected before the unseen counts (as unseen_counts: the deck less the pile, the
+    # viewer's hand and the others' known cards)
+    unseen0, unseen1, unseen2 = COUNTS[0] - on_pile0, COUNTS[1] - on_pile1, COUNTS[2] - on_pile2
+    seat_runs: list[bytes] = []
+    for player in players:
+        seat = player.seat
+        known = player.known
+        known0, known1, known2 = known[0], known[1], known[2]
+        if seat == viewer:
+            hand = my_hand if player is mine else player.hand
+            unseen0, unseen1, unseen2 = unseen0 - hand[0], unseen1 - hand[1], unseen2 - hand[2]
+        else:
+            unseen0, unseen1, unseen2 = unseen0 - known0, unseen1 - known1, unseen2 - known2
+        seat_runs += (
+            _PRESENT_TO_MOVE[to_move == seat],
+            per_hand[player.hand_size],
+            per_hand[known0],
+            per_hand[known1],
+            per_hand[known2],
+        )
     # unseen
-    for k, count in enumerate(unseen_counts(view)):
-        obs[i + k] = count / DECK_SIZE
-    i += UNSEEN_SIZE
-    # players, relative to the viewer
-    for rel in range(min(n, MAX_PLAYERS)):
-        player = view.players[(me + rel) % n]
-        j = i + rel * PLAYER_SIZE
-        obs[j] = 1.0
-        obs[j + 1] = 1.0 if view.core.seat_to_move == player.seat else 0.0
-        obs[j + 2] = player.hand_size / MAX_HAND
-        for k in range(K):
-            obs[j + 3 + k] = player.known[k] / MAX_HAND
-    return obs
+    runs += (per_deck[unseen0], per_deck[unseen1], per_deck[unseen2])
+    # players, then the seats past the table
+    runs += seat_runs
+    runs.append(_ABSENT_SEATS[len(seats)])
+    return np.frombuffer(bytearray(b"".join(runs)), np.float32)

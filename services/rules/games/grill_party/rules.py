@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from services.rules.engine import Engine, core_view, ranked_outcome
+from services.rules.float_runs import floats, one_hot
 from services.rules.games.grill_party import content as gp
 from services.rules.games.grill_party.content import CONTENT, LAYOUT, card_name, grillable_name
 from services.rules.random_source import RandomSource
@@ -47,9 +48,44 @@ def blocked_cards(state: Any, seat: int) -> set[int]:
     return blocked
 
 
+# ------------------------------------------------------------------ observation layout
+# One flat float32 vector, seats relative to the viewer (a spectator reads as seat 0, with no hand):
+#   grill     count of each kind / (players + 1)                                          K
+#   players   per relative seat 0..MAX_PLAYERS-1, all zeros past the table size:          MAX_PLAYERS * PLAYER_SIZE
+#               present, stock by kind / (players + 1), plate one-hot (empty, kinds)      1 + K + (K + 1)
+#               hand size / hand_size, deck size / cards, score pile size / cards         3
+#               top score card one-hot (none: empty or face down, then the card ids)      cards + 1
+#   my hand   1 for each card in the viewer's hand                                         cards
+#   phase     one-hot (exchange, play, tuck)                                               3
+#   turn      cards played this turn / hand_size, tactical variant, viewer to move         3
+PLAYER_SIZE = 1 + K + (K + 1) + 3 + (LAYOUT.cards + 1)
+MY_HAND_AT = K + gp.MAX_PLAYERS * PLAYER_SIZE
+
+
 def observation_size() -> int:
-    per_player = 1 + K + (K + 1) + 3 + (LAYOUT.cards + 1)
-    return K + gp.MAX_PLAYERS * per_player + LAYOUT.cards + 3 + 3
+    return MY_HAND_AT + LAYOUT.cards + 3 + 3
+
+
+# `observation` joins the float32 bytes of these precomputed runs in layout order
+# (services/rules/float_runs.py: each value the layout's float64 expression rounded once to float32).
+
+
+# The grill and the stocks are read kind by kind, unrolled in `observation`: Grillable has four kinds.
+if K != 4:
+    raise ValueError("content: grill party's observation expects the four grillables")
+_MOST_OF_A_KIND = CONTENT.grill_per_kind + gp.MAX_PLAYERS * CONTENT.stock_per_kind
+_PER_PLAYERS_PLUS_ONE = [  # [players][count]: count / (players + 1)
+    [floats(c / float(n + 1)) for c in range(_MOST_OF_A_KIND + 1)] for n in range(gp.MAX_PLAYERS + 1)
+]
+_PER_HAND_SIZE = [floats(c / CONTENT.hand_size) for c in range(LAYOUT.cards + 1)]  # [count]
+_PER_CARDS = [floats(c / LAYOUT.cards) for c in range(LAYOUT.cards + 1)]  # [count]
+_PLATE = {pb.GRILLABLE_UNSPECIFIED: one_hot(0, K + 1)} | {g: one_hot(1 + k, K + 1) for k, g in enumerate(GRILLABLES)}
+_TOP_CARD = [one_hot(t, LAYOUT.cards + 1) for t in range(LAYOUT.cards + 1)]  # [0: none, 1 + card id]
+_PHASE = {phase: one_hot(phase - 1 if phase else None, 3) for phase in pb.Phase.values()}
+_FLAG = (floats(0.0), floats(1.0))
+_PRESENT = _FLAG[1]
+_ABSENT_SEATS = [bytes(4 * PLAYER_SIZE * (gp.MAX_PLAYERS - n)) for n in range(gp.MAX_PLAYERS + 1)]  # [players]
+_NO_HAND = bytes(4 * LAYOUT.cards)
 
 
 class GrillParty(Engine):
@@ -291,39 +327,44 @@ class GrillParty(Engine):
         return view
 
     def observation(self, view: Any) -> np.ndarray:
-        obs = np.zeros(self.spec.observation_shape, dtype=np.float32)
-        n = view.core.num_players
-        me = max(view.core.viewer, 0)
-        scale = float(n + 1)
-        i = 0
-        for k in range(K):
-            obs[i + k] = view.grill[k] / scale
-        i += K
-        for rel in range(gp.MAX_PLAYERS):
-            if rel < n:
-                p = view.players[(me + rel) % n]
-                obs[i] = 1.0
-                for k in range(K):
-                    obs[i + 1 + k] = p.stock[k] / scale
-                plate = GRILLABLES.index(p.plate) + 1 if p.plate else 0
-                obs[i + 1 + K + plate] = 1.0
-                j = i + 1 + K + K + 1
-                obs[j] = p.hand_size / CONTENT.hand_size
-                obs[j + 1] = p.deck_size / LAYOUT.cards
-                obs[j + 2] = p.score_pile_size / LAYOUT.cards
-                top = p.top_card + 1 if p.HasField("top_card") else 0
-                obs[j + 3 + top] = 1.0
-            i += 1 + K + (K + 1) + 3 + (LAYOUT.cards + 1)
-        if view.core.viewer >= 0:
-            for card in view.players[me].hand:
-                obs[i + card] = 1.0
-        i += LAYOUT.cards
-        if view.phase:
-            obs[i + view.phase - 1] = 1.0
-        i += 3
-        obs[i] = view.cards_played_this_turn / CONTENT.hand_size
-        obs[i + 1] = 1.0 if view.tactical else 0.0
-        obs[i + 2] = 1.0 if view.core.seat_to_move == view.core.viewer else 0.0
+        """The layout above ("observation layout"), from the view's fields only."""
+        core = view.core
+        n = core.num_players
+        viewer = core.viewer
+        me = max(viewer, 0)
+        seats = view.players[:]  # every seat, in seat order
+        players = seats[me:] + seats[:me] if me else seats  # relative seats 0, 1, ...
+        per_players = _PER_PLAYERS_PLUS_ONE[n]
+        per_hand = _PER_HAND_SIZE
+        per_cards = _PER_CARDS
+        grill = view.grill
+        runs = [per_players[grill[0]], per_players[grill[1]], per_players[grill[2]], per_players[grill[3]]]
+        for p in players:
+            stock = p.stock
+            runs += (
+                _PRESENT,
+                per_players[stock[0]],
+                per_players[stock[1]],
+                per_players[stock[2]],
+                per_players[stock[3]],
+                _PLATE[p.plate],
+                per_hand[p.hand_size],
+                per_cards[p.deck_size],
+                per_cards[p.score_pile_size],
+                _TOP_CARD[p.top_card + 1 if p.HasField("top_card") else 0],
+            )
+        runs += (
+            _ABSENT_SEATS[n],
+            _NO_HAND,  # my hand: its cards are set below
+            _PHASE[view.phase],
+            per_hand[view.cards_played_this_turn],
+            _FLAG[view.tactical],
+            _FLAG[core.seat_to_move == viewer],
+        )
+        obs = np.frombuffer(bytearray(b"".join(runs)), np.float32)
+        if viewer >= 0:
+            for card in players[0].hand[:]:
+                obs[MY_HAND_AT + card] = 1.0
         return obs
 
     def resample_hidden(self, state: Any, seat: int, rng: RandomSource) -> Any:

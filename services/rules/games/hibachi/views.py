@@ -26,18 +26,78 @@ from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 MAX_PLAYERS = CONTENT.max_players
 V, S, K, R = LAYOUT.values, LAYOUT.spaces, LAYOUT.kinds, LAYOUT.recipes
 STATUSES = (pb.CHIP_STATUS_IN_SUPPLY, pb.CHIP_STATUS_ON_BOARD, pb.CHIP_STATUS_INVALID, pb.CHIP_STATUS_USED)
-# The observation's blocks, in order.
+IN_SUPPLY = pb.CHIP_STATUS_IN_SUPPLY
+NOT_ARRIVED = 1 << 30
+
+# The observation's blocks, in order (as in docs/rules/hibachi.md, "Observation"):
+# 1. global: phase one-hot (2), round / max rounds, viewer to move, piles / count (K), deck / R;
 GLOBAL_SIZE = 2 + 1 + 1 + K + 1
+# 2. a block per seat, viewer first: present, money, hand size, recipes cooked, reserve size, head
+#    chef, next head chef, throw spread, throws left, to move;
 PLAYER_SIZE = 10
+# 3. the viewer's own hand, by kind (K);
+# 4. a row per recipe: on show, in own reserve, cooked by each relative seat;
 RECIPE_SIZE = 2 + MAX_PLAYERS
+# 5. a row per chip, V chips per relative seat in view order: present, status one-hot, x, y, value
+#    known, value one-hot (V), spaces under the hole (S).
 CHIP_SIZE = 1 + len(STATUSES) + 2 + 1 + V + S
 OBSERVATION_SIZE = GLOBAL_SIZE + MAX_PLAYERS * PLAYER_SIZE + K + R * RECIPE_SIZE + MAX_PLAYERS * V * CHIP_SIZE
-MONEY_SCALE = 10.0 * CONTENT.start_money
-SPREAD_SCALE = max(SKILL_SPREADS.values())
-NOT_ARRIVED = 1 << 30
+
+# Offsets: of block 1's piles and deck, of the blocks 2-5, of each kind in the hand, of the ones in
+# the recipe rows (by recipe, and for cooked by relative seat), and within a chip row.
+PILES_AT = range(4, 4 + K)
+DECK_AT = 4 + K
+PLAYERS_AT = GLOBAL_SIZE
+HAND_AT = PLAYERS_AT + MAX_PLAYERS * PLAYER_SIZE
+RECIPES_AT = HAND_AT + K
+CHIPS_AT = RECIPES_AT + R * RECIPE_SIZE
+KIND_AT = range(HAND_AT, HAND_AT + K)
+SHOW_AT = [RECIPES_AT + recipe * RECIPE_SIZE for recipe in range(R)]
+RESERVED_AT = [at + 1 for at in SHOW_AT]
+COOKED_AT = [[at + 2 + rel for at in SHOW_AT] for rel in range(MAX_PLAYERS)]
+SEAT_CHIPS_SIZE = V * CHIP_SIZE
 STATUS_OFFSET = {status: 1 + index for index, status in enumerate(STATUSES)}
+X_AT = 1 + len(STATUSES)
+Y_AT = X_AT + 1
+KNOWN_AT = Y_AT + 1
+VALUES_AT = KNOWN_AT + 1
+SPACES_AT = VALUES_AT + V
+
+# By table size n and viewer me (the spectator as seat 0): the seats by relative seat (rel, seat),
+# viewer first, and the first chip row of each seat's block, by seat.
+SEATS_FROM = [[[(rel, (me + rel) % n) for rel in range(n)] for me in range(n)] for n in range(MAX_PLAYERS + 1)]
+FIRST_CHIP_ROW = [
+    [[CHIPS_AT + ((seat - me) % n) * SEAT_CHIPS_SIZE for seat in range(n)] for me in range(n)]
+    for n in range(MAX_PLAYERS + 1)
+]
+
+# Scales: the same Python numbers as ever, so each quotient is a float64 rounded once to float32.
+MAX_ROUNDS = CONTENT.max_rounds
+MONEY_SCALE = 10.0 * CONTENT.start_money
+HAND_SCALE = CONTENT.cards_per_ingredient * 2
+RECIPES_TO_WIN = CONTENT.recipes_to_win
+RECIPES_ON_SHOW = CONTENT.recipes_on_show
+SPREAD_SCALE = max(SKILL_SPREADS.values())
+BOARD_WIDTH, BOARD_HEIGHT = BOARD.width, BOARD.height
 VALUE_INDEX = {value: index for index, value in enumerate(CHIP_VALUES)}
 CARD_COUNTS = [card_count(k) for k in range(K)]
+
+
+def _chip_row(status: int, value: int | None) -> memoryview:
+    """A chip row up to its spaces, x and y left 0: present, status, and value known and value
+    unless the value is None (hidden)."""
+    row = np.zeros(SPACES_AT, dtype=np.float32)
+    row[0] = row[STATUS_OFFSET[status]] = 1.0
+    if value is not None:
+        row[KNOWN_AT] = row[VALUES_AT + VALUE_INDEX[value]] = 1.0
+    return row.data
+
+
+# CHIP_ROWS[status][value]: a chip row's first SPACES_AT floats, copied in one go. A view's hidden
+# value reads 0 (unset); no chip is worth 0, so value 0 keys the row of a hidden value.
+if 0 in VALUE_INDEX:
+    raise ValueError("the observation reads a chip value of 0 as hidden")
+CHIP_ROWS = {status: {value: _chip_row(status, value or None) for value in [0, *CHIP_VALUES]} for status in STATUSES}
 
 
 def public_chip_order(chips: Any, seat: int) -> list[Any]:
@@ -100,69 +160,76 @@ def make_view(state: Any, seat: int) -> pb.View:
 
 def observation(view: Any) -> np.ndarray:
     """The tensor of a view, relative to the viewer (seat 0 of the tensor is the viewer; the
-    spectator sees the table from seat 0). Filled as a list first: far cheaper than numpy items."""
-    obs = [0.0] * OBSERVATION_SIZE
-    n = view.core.num_players
-    me = max(view.core.viewer, 0)
-    i = 0
-    if view.phase:
-        obs[i + view.phase - 1] = 1.0
-    obs[i + 2] = view.round / CONTENT.max_rounds
-    obs[i + 3] = 1.0 if view.core.seat_to_move == view.core.viewer else 0.0
-    for k, count in enumerate(view.piles):
-        obs[i + 4 + k] = count / CARD_COUNTS[k]
-    obs[i + 4 + K] = view.recipe_deck_size / R
-    i += GLOBAL_SIZE
+    spectator sees the table from seat 0). Written through a float32 memoryview of a zeroed array:
+    a Python float stored there is rounded to float32 as numpy would round it, for the cost of a
+    list item (numpy items, or a list turned into an array, cost far more); zeros need no write."""
+    array = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    obs: Any = array.data  # a memoryview of float32 items (typeshed knows only bytes)
+    core = view.core
+    n = core.num_players
+    viewer = core.viewer
+    to_move = core.seat_to_move
+    me = max(viewer, 0)
     players = view.players
-    for rel in range(n):
-        seat = (me + rel) % n
+    # 1. Global.
+    phase = view.phase
+    if phase:
+        obs[phase - 1] = 1.0
+    obs[2] = view.round / MAX_ROUNDS
+    if to_move == viewer:
+        obs[3] = 1.0
+    for at, count, cards in zip(PILES_AT, view.piles[:], CARD_COUNTS, strict=True):
+        obs[at] = count / cards
+    obs[DECK_AT] = view.recipe_deck_size / R
+    # 2. Seat blocks, viewer first; with each seat's cooked recipes (block 4, by relative seat).
+    head_chef, next_head_chef = view.head_chef, view.next_head_chef
+    at = PLAYERS_AT
+    for rel, seat in SEATS_FROM[n][me]:
         p = players[seat]
-        obs[i + rel * PLAYER_SIZE : i + (rel + 1) * PLAYER_SIZE] = (
-            1.0,
-            p.money / MONEY_SCALE,
-            p.hand_size / (CONTENT.cards_per_ingredient * 2),
-            len(p.cooked) / CONTENT.recipes_to_win,
-            p.reserve_size / CONTENT.recipes_on_show,
-            1.0 if view.head_chef == seat else 0.0,
-            1.0 if view.next_head_chef == seat else 0.0,
-            p.throw_spread / SPREAD_SCALE,
-            p.throws_left / CHIPS_PER_SEAT,
-            1.0 if view.core.seat_to_move == seat else 0.0,
-        )
-    i += MAX_PLAYERS * PLAYER_SIZE
-    if view.core.viewer >= 0:
-        for k, count in enumerate(players[me].hand):
-            obs[i + k] = count / CARD_COUNTS[k]
-    i += K
-    for recipe in view.recipes_on_show:
-        obs[i + recipe * RECIPE_SIZE] = 1.0
-    if view.core.viewer >= 0:
-        for recipe in players[me].reserve:
-            obs[i + recipe * RECIPE_SIZE + 1] = 1.0
-    for seat, p in enumerate(players):
-        rel = (seat - me) % n
-        for recipe in p.cooked:
-            obs[i + recipe * RECIPE_SIZE + 2 + rel] = 1.0
-    i += R * RECIPE_SIZE
-    per_seat = [0] * n
-    width, height = BOARD.width, BOARD.height
-    for chip in view.chips:
+        cooked = p.cooked[:]
+        obs[at] = 1.0
+        obs[at + 1] = p.money / MONEY_SCALE
+        obs[at + 2] = p.hand_size / HAND_SCALE
+        obs[at + 3] = len(cooked) / RECIPES_TO_WIN
+        obs[at + 4] = p.reserve_size / RECIPES_ON_SHOW
+        if head_chef == seat:
+            obs[at + 5] = 1.0
+        if next_head_chef == seat:
+            obs[at + 6] = 1.0
+        obs[at + 7] = p.throw_spread / SPREAD_SCALE
+        obs[at + 8] = p.throws_left / CHIPS_PER_SEAT
+        if to_move == seat:
+            obs[at + 9] = 1.0
+        at += PLAYER_SIZE
+        if cooked:
+            cooked_at = COOKED_AT[rel]
+            for recipe in cooked:
+                obs[cooked_at[recipe]] = 1.0
+    # 3. Own hand; 4. recipes in own reserve and on show.
+    if viewer >= 0:
+        mine = players[me]
+        for at, count, cards in zip(KIND_AT, mine.hand[:], CARD_COUNTS, strict=True):
+            obs[at] = count / cards
+        for recipe in mine.reserve[:]:
+            obs[RESERVED_AT[recipe]] = 1.0
+    for recipe in view.recipes_on_show[:]:
+        obs[SHOW_AT[recipe]] = 1.0
+    # 5. Chips, each in its seat's next free row.
+    row = list(FIRST_CHIP_ROW[n][me])
+    width, height = BOARD_WIDTH, BOARD_HEIGHT
+    for chip in view.chips[:]:
         owner = chip.owner
-        j = i + (((owner - me) % n) * V + per_seat[owner]) * CHIP_SIZE
-        per_seat[owner] += 1
-        obs[j] = 1.0
+        j = row[owner]
+        row[owner] = j + CHIP_SIZE
         status = chip.status
-        obs[j + STATUS_OFFSET[status]] = 1.0
-        j += 1 + len(STATUSES)
-        if status != pb.CHIP_STATUS_IN_SUPPLY:
-            obs[j] = chip.x / width
-            obs[j + 1] = chip.y / height
-            for space in chip.spaces:
-                obs[j + 3 + V + space] = 1.0
-        if chip.HasField("value"):
-            obs[j + 2] = 1.0
-            obs[j + 3 + VALUE_INDEX[chip.value]] = 1.0
-    return np.array(obs, dtype=np.float32)
+        obs[j : j + SPACES_AT] = CHIP_ROWS[status][chip.value]
+        if status != IN_SUPPLY:
+            obs[j + X_AT] = chip.x / width
+            obs[j + Y_AT] = chip.y / height
+            j += SPACES_AT
+            for space in chip.spaces[:]:
+                obs[j + space] = 1.0
+    return array
 
 
 def resample_hidden(state: Any, seat: int, rng: RandomSource) -> Any:

@@ -4,18 +4,17 @@ the spectator view counts from seat 0). The layout is listed in docs/rules/licen
 
 from __future__ import annotations
 
-import struct
 from typing import Any
 
 import numpy as np
 
 from services.rules.engine import core_view
 from services.rules.games.license_to_grill import geometry as geo
-from services.rules.games.license_to_grill import kitchen as kit
 from services.rules.games.license_to_grill.content import (
     ACTION_KINDS,
     CHOOSE_KINDS,
     CONTENT,
+    LAYOUT,
     NUM_RECIPES,
     RECIPES,
     TABLE_COLS,
@@ -88,8 +87,11 @@ def make_view(state: Any, seat: int) -> pb.View:
 
 
 def _static_features(n: int) -> np.ndarray:
-    """The part of the tensor fixed by the player count: the tablecloth in use and its icons."""
+    """The part of the tensor fixed by the player count, the tablecloth in use and its icons, and where
+    every card starts: in a cooler deck, no owner."""
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    for card in range(NUM_RECIPES):
+        obs[CARDS_AT + card * CARD_FEATURES + LOC_COOLER] = 1.0
     for r in range(TABLE_ROWS):
         for c in range(TABLE_COLS[n]):
             i = TABLE_AT + (r * TABLE_MAX_COLS + c) * TABLE_FEATURES
@@ -102,40 +104,30 @@ def _static_features(n: int) -> np.ndarray:
 
 
 STATIC = {n: _static_features(n) for n in TABLE_COLS}
-PREPARE_CELLS = geo.PREPARE_AREA.rows * geo.PREPARE_AREA.cols
+
+# The rest of `observation` writes precomputed float32 rows and scalars through a memoryview of the
+# tensor; the tables below are built from the same float64 values the features were always computed
+# from, so every float32 is rounded the same way.
+CARD_AT = [CARDS_AT + card * CARD_FEATURES for card in range(NUM_RECIPES)]
+CUBES_AT = [at + 8 + MAX_PLAYERS for at in CARD_AT]  # a card's cube block, after where (8) and owner
+
+# A card's first features, where it is (8) and its owner's relative seat (MAX_PLAYERS), as one row per
+# (owner + 1, where), owner -1 meaning none: every assignment writes the whole row, so the last one wins
+# (STATIC has every card in a cooler deck).
+WHERE_FEATURES = 8 + MAX_PLAYERS
 
 
-def _bit_row(indices: list[int]) -> np.ndarray:
-    """Tensor indices of bits 0..63 of a bitboard (unused bits point at 0; they are never set)."""
-    row = np.zeros(64, dtype=np.int64)
-    row[: len(indices)] = indices
-    return row
+def _where_row(owner: int, where: int) -> memoryview:
+    row = np.zeros(WHERE_FEATURES, dtype=np.float32)
+    row[where] = 1.0
+    if owner >= 0:
+        row[8 + owner] = 1.0
+    return row.data
 
 
-def _bit_rows(n: int) -> np.ndarray:
-    """Rows of tensor indices for the bitboards `observation` unpacks, in its order: per relative
-    seat its Prepare area, its Rest area and its tiles on the grill; then the tablecloth."""
-    rows = []
-    for r in range(n):
-        board = BOARDS_AT + r * BOARD_CELLS
-        rows.append(_bit_row([board + j for j in range(PREPARE_CELLS)]))
-        rows.append(_bit_row([board + PREPARE_CELLS + j for j in range(BOARD_CELLS - PREPARE_CELLS)]))
-        rows.append(_bit_row([GRILL_AT + j * MAX_PLAYERS + r for j in range(GRILL_CELLS)]))
-    table = [
-        TABLE_AT + (r * TABLE_MAX_COLS + c) * TABLE_FEATURES + 1
-        for r in range(TABLE_ROWS)
-        for c in range(TABLE_COLS[n])
-    ]
-    rows.append(_bit_row(table))
-    return np.stack(rows)
-
-
-BIT_ROWS = {n: _bit_rows(n).reshape(-1) for n in TABLE_COLS}
-BITBOARD_FORMATS = {n: f"<{3 * n + 1}Q" for n in TABLE_COLS}
-DISHES_TO_END = float(CONTENT.dishes_to_end)
-SQUARES = [r.squares for r in RECIPES]
-CARD_AT_LIST = [CARDS_AT + card * CARD_FEATURES for card in range(NUM_RECIPES)]
-CUBES_AT = [CARDS_AT + card * CARD_FEATURES + 8 + MAX_PLAYERS for card in range(NUM_RECIPES)]
+WHERE_ROWS = [[_where_row(owner, where) for where in range(8)] for owner in range(-1, MAX_PLAYERS)]
+UNOWNED = WHERE_ROWS[0]
+WHERE_AT = [slice(at, at + WHERE_FEATURES) for at in CARD_AT]
 
 
 def _progress(track: tuple[int, ...], first_blank: bool) -> tuple[list[float], list[float]]:
@@ -146,136 +138,202 @@ def _progress(track: tuple[int, ...], first_blank: bool) -> tuple[list[float], l
     return ([0.0, *progress], [0.0, *points]) if first_blank else (progress, points)
 
 
-PREPARE_FEATURES = [_progress(r.prepare, False) for r in RECIPES]
-GRILL_FEATURES = [_progress(r.grill, True) for r in RECIPES]
-REST_FEATURES = [_progress(r.rest, True) for r in RECIPES]
+def _track_rows(recipe: Any) -> list[list[list[memoryview]]]:
+    """A recipe's first six cube features (Prepare, Grill and Rest progress and points) as float32 rows
+    indexed [prepare_cube][grill_cube + 1][rest_cube + 1], slices of one array."""
+    prepare = list(zip(*_progress(recipe.prepare, False), strict=True))  # (progress, points) per cube space
+    grill = list(zip(*_progress(recipe.grill, True), strict=True))
+    rest = list(zip(*_progress(recipe.rest, True), strict=True))
+    table = np.array([(*p, *g, *r) for p in prepare for g in grill for r in rest], dtype=np.float32)
+    values = table.reshape(-1).data
+
+    def row(p: int, g: int, r: int) -> memoryview:
+        k = 6 * ((p * len(grill) + g) * len(rest) + r)
+        return values[k : k + 6]
+
+    return [[[row(p, g, r) for r in range(len(rest))] for g in range(len(grill))] for p in range(len(prepare))]
+
+
+TRACK_ROWS = [_track_rows(r) for r in RECIPES]
+TRACK_AT = [slice(at, at + 6) for at in CUBES_AT]
+# Per recipe, its grill placements by offset (LAYOUT.offset of rotation, row and col): where the card is
+# (LOC_MAIN or LOC_RACK) and, per relative seat, the grill-square features its tile covers.
+GRILL_SPOTS = [
+    {
+        offset: (
+            LOC_MAIN if p.section == geo.MAIN_GRILL else LOC_RACK,
+            tuple(
+                tuple(GRILL_AT + j * MAX_PLAYERS + r for j in range(GRILL_CELLS) if p.mask >> j & 1)
+                for r in range(MAX_PLAYERS)
+            ),
+        )
+        for offset, p in by_offset.items()
+    }
+    for by_offset in geo.GRILL_BY_OFFSET
+]
+PLACE_ROWS = LAYOUT.place_rows
+PLACE_COLS = LAYOUT.place_cols
+SQUARES = [r.squares for r in RECIPES]
+DISHES_TO_END = float(CONTENT.dishes_to_end)
+
+# Taken squares, read from the bitboards in chunks of up to 16 squares (a Prepare area, a Rest area, a
+# tablecloth row): bit j of a 16-bit value v as a float32 (1.0 or 0.0) is BIT_VALUES[CHUNK * v + j], so
+# a chunk's features are one slice of it.
+PREPARE_CELLS = geo.PREPARE_AREA.rows * geo.PREPARE_AREA.cols
+REST_CELLS = BOARD_CELLS - PREPARE_CELLS
+CHUNK = 16
+assert max(PREPARE_CELLS, REST_CELLS, TABLE_MAX_COLS) <= CHUNK, "bitboard chunks are at most 16 squares"
+_BITS = np.unpackbits(np.arange(1 << CHUNK, dtype="<u2").view(np.uint8), bitorder="little")
+BIT_VALUES = _BITS.astype(np.float32).data
+# Per relative seat, the slices of its Prepare and Rest areas' squares.
+PREPARE_AT = [slice(at, at + PREPARE_CELLS) for at in range(BOARDS_AT, TABLE_AT, BOARD_CELLS)]
+REST_AT = [slice(at + PREPARE_CELLS, at + BOARD_CELLS) for at in range(BOARDS_AT, TABLE_AT, BOARD_CELLS)]
+
+
+def _table_rows(n: int) -> tuple[tuple[int, slice], ...]:
+    """Per tablecloth row in use: the shift of its bits in table_squares and the slice of its squares'
+    "taken" features (one every TABLE_FEATURES)."""
+    cols = TABLE_COLS[n]
+    rows = []
+    for r in range(TABLE_ROWS):
+        taken = TABLE_AT + r * TABLE_MAX_COLS * TABLE_FEATURES + 1  # square (r, 0)
+        rows.append((r * cols, slice(taken, taken + cols * TABLE_FEATURES, TABLE_FEATURES)))
+    return tuple(rows)
+
+
+TABLE_ROWS_AT = {n: _table_rows(n) for n in TABLE_COLS}
+ACTIONS_PER_TURN = float(CONTENT.actions_per_turn)
+COOLER_MEAT_SIZE = COOLER_SIZES[COOLER_MEAT]
+COOLER_VEGGIE_SIZE = COOLER_SIZES[COOLER_VEGGIE]
+# Offsets of the turn block's features (TURN_AT is the phase), in the order of the layout.
+TURN_ACTIONS_LEFT = TURN_AT + PHASES
+TURN_PENDING_KIND = TURN_ACTIONS_LEFT + 1
+TURN_VIEWER_TO_MOVE = TURN_PENDING_KIND + len(CHOOSE_KINDS)
+TURN_ICONS = TURN_VIEWER_TO_MOVE + 1
+TURN_END_TRIGGERED = TURN_ICONS + len(ACTION_KINDS)
+TURN_FINAL_TURNS = TURN_END_TRIGGERED + 1
+TURN_GAME_OVER = TURN_END_TRIGGERED + 2
 
 
 def observation(view: Any) -> np.ndarray:
-    n = view.core.num_players
+    core = view.core
+    n = core.num_players
+    viewer = core.viewer
+    to_move = core.seat_to_move
     obs = STATIC[n].copy()
-    me = max(view.core.viewer, 0)
-    at: list[int] = []  # indices set to the matching entry of `values`
-    values: list[float] = []
-    boards = [0] * (3 * n + 1)  # bitboards, in the order of BIT_ROWS
+    out: Any = obs.data  # float32 memoryview: its writes cost a fraction of numpy item assignment
+    me = max(viewer, 0)
 
-    # Cards: where each is, whose it is, its cubes; the tiles' squares by bitboard.
-    where = [LOC_COOLER] * NUM_RECIPES
-    owner = [-1] * NUM_RECIPES
-    for card in view.meat_on_show:
-        where[card] = LOC_ON_SHOW
-    for card in view.veggie_on_show:
-        where[card] = LOC_ON_SHOW
-    for card in view.ruined:
-        where[card] = LOC_RUINED
-    for seat, player in enumerate(view.players):
+    # Cards: where each is and whose it is, their cubes; the squares their tiles take. Repeated fields
+    # are read as lists ([:]): iterating them directly ends on an IndexError, which costs more.
+    where_at = WHERE_AT
+    for card in view.meat_on_show[:]:
+        out[where_at[card]] = UNOWNED[LOC_ON_SHOW]
+    for card in view.veggie_on_show[:]:
+        out[where_at[card]] = UNOWNED[LOC_ON_SHOW]
+    for card in view.ruined[:]:
+        out[where_at[card]] = UNOWNED[LOC_RUINED]
+    trigger = view.end_trigger_seat
+    track_rows = TRACK_ROWS
+    grill_spots = GRILL_SPOTS
+    for seat, player in enumerate(view.players[:]):
         r_seat = (seat - me) % n
-        for dish in player.served:
-            where[dish.card], owner[dish.card] = LOC_SERVED, r_seat
-        grill = 0
-        for rip in player.recipes:
+        owned = WHERE_ROWS[r_seat + 1]
+
+        # The player: present, score, dishes served, largest dish, triggered the end, to move.
+        i = PLAYERS_AT + r_seat * PLAYER_FEATURES
+        out[i] = 1.0
+        score = player.score
+        if score:
+            out[i + 1] = score / SCORE_SCALE
+        served = player.served[:]
+        if served:
+            largest = 0
+            for dish in served:
+                card = dish.card
+                out[where_at[card]] = owned[LOC_SERVED]
+                if SQUARES[card] > largest:
+                    largest = SQUARES[card]
+            out[i + 2] = len(served) / DISHES_TO_END
+            out[i + 3] = largest / SQUARE_SCALE
+        if seat == trigger:
+            out[i + 4] = 1.0
+        if seat == to_move:
+            out[i + 5] = 1.0
+
+        # Its recipes in play: where, the cubes on their tracks, bonus cubes, this turn's moves; the grill
+        # squares their tiles cover.
+        for rip in player.recipes[:]:
             card = rip.card
-            owner[card] = r_seat
             spot = rip.spot
             if spot == SPOT_GRILL:
-                placement = geo.GRILL_BY_OFFSET[card][kit.offset(rip)]
-                grill |= placement.mask
-                where[card] = LOC_MAIN if placement.section == geo.MAIN_GRILL else LOC_RACK
+                where, cells = grill_spots[card][(rip.rotation * PLACE_ROWS + rip.row) * PLACE_COLS + rip.col]
+                for cell in cells[r_seat]:
+                    out[cell] = 1.0
             else:
-                where[card] = LOC_PREPARE if spot == SPOT_PREPARE else LOC_REST
-            prepare_progress, prepare_points = PREPARE_FEATURES[card]
-            grill_progress, grill_points = GRILL_FEATURES[card]
-            rest_progress, rest_points = REST_FEATURES[card]
-            prepare_cube, grill_cube, rest_cube = rip.prepare_cube, rip.grill_cube + 1, rip.rest_cube + 1
-            i = CUBES_AT[card]
-            at.extend(range(i, i + 10))
-            values.extend(
-                (
-                    prepare_progress[prepare_cube],
-                    prepare_points[prepare_cube],
-                    grill_progress[grill_cube],
-                    grill_points[grill_cube],
-                    rest_progress[rest_cube],
-                    rest_points[rest_cube],
-                    rip.season_cubes / BONUS_SCALE,
-                    rip.sauce_cubes / BONUS_SCALE,
-                    float(rip.grilled_this_turn),
-                    float(rip.moved_this_turn),
-                )
-            )
-        boards[3 * r_seat] = player.prepare_squares
-        boards[3 * r_seat + 1] = player.rest_squares
-        boards[3 * r_seat + 2] = grill
-    boards[3 * n] = view.table_squares
-    if view.pending_kind:
-        at.append(CUBES_AT[view.pending_card] + 10)
-        values.append(1.0)
-    for card in view.advance_queue:
-        at.append(CUBES_AT[card] + 11)
-        values.append(1.0)
+                where = LOC_PREPARE if spot == SPOT_PREPARE else LOC_REST
+            out[where_at[card]] = owned[where]
+            out[TRACK_AT[card]] = track_rows[card][rip.prepare_cube][rip.grill_cube + 1][rip.rest_cube + 1]
+            i = CUBES_AT[card]  # bonus cubes at +6 and +7, this turn's moves at +8 and +9
+            season = rip.season_cubes
+            if season:
+                out[i + 6] = season / BONUS_SCALE
+            sauce = rip.sauce_cubes
+            if sauce:
+                out[i + 7] = sauce / BONUS_SCALE
+            if rip.grilled_this_turn:
+                out[i + 8] = 1.0
+            if rip.moved_this_turn:
+                out[i + 9] = 1.0
 
-    # Players.
-    trigger = view.end_trigger_seat
-    to_move = view.core.seat_to_move
-    for seat, player in enumerate(view.players):
-        i = PLAYERS_AT + ((seat - me) % n) * PLAYER_FEATURES
-        at.extend(range(i, i + PLAYER_FEATURES))
-        dishes = [dish.card for dish in player.served]
-        values.extend(
-            (
-                1.0,
-                player.score / SCORE_SCALE,
-                len(dishes) / DISHES_TO_END,
-                max((SQUARES[card] for card in dishes), default=0) / SQUARE_SCALE,
-                float(seat == trigger),
-                float(seat == to_move),
-            )
-        )
+        # Its Prepare and Rest areas' taken squares.
+        squares = player.prepare_squares
+        if squares:
+            j = CHUNK * squares
+            out[PREPARE_AT[r_seat]] = BIT_VALUES[j : j + PREPARE_CELLS]
+        squares = player.rest_squares
+        if squares:
+            j = CHUNK * squares
+            out[REST_AT[r_seat]] = BIT_VALUES[j : j + REST_CELLS]
+
+    # The tablecloth's taken squares, row by row.
+    squares = view.table_squares
+    if squares:
+        cols = TABLE_COLS[n]
+        row_mask = (1 << cols) - 1
+        for shift, taken in TABLE_ROWS_AT[n]:
+            row = squares >> shift & row_mask
+            if row:
+                j = CHUNK * row
+                out[taken] = BIT_VALUES[j : j + cols]
+
+    # The pending recipe, and those waiting for a knob choice (their last two cube features).
+    pending = view.pending_kind
+    if pending:
+        out[CUBES_AT[view.pending_card] + 10] = 1.0
+    for card in view.advance_queue[:]:
+        out[CUBES_AT[card] + 11] = 1.0
 
     # Knobs and coolers.
-    at.extend((KNOBS_AT + view.meat_knob, KNOBS_AT + SETTINGS + view.veggie_knob))
-    at.extend((KNOBS_AT + 2 * SETTINGS, KNOBS_AT + 2 * SETTINGS + 1))
-    values.extend(
-        (
-            1.0,
-            1.0,
-            view.meat_cooler_size / COOLER_SIZES[COOLER_MEAT],
-            view.veggie_cooler_size / COOLER_SIZES[COOLER_VEGGIE],
-        )
-    )
+    out[KNOBS_AT + view.meat_knob] = 1.0
+    out[KNOBS_AT + SETTINGS + view.veggie_knob] = 1.0
+    out[KNOBS_AT + 2 * SETTINGS] = view.meat_cooler_size / COOLER_MEAT_SIZE
+    out[KNOBS_AT + 2 * SETTINGS + 1] = view.veggie_cooler_size / COOLER_VEGGIE_SIZE
 
     # The turn.
-    i = TURN_AT
-    at.append(i + view.phase)
-    values.append(1.0)
-    i += PHASES
-    at.append(i)
-    values.append(view.actions_left / CONTENT.actions_per_turn)
-    i += 1
-    if view.pending_kind:
-        at.append(i + CHOOSE_KINDS.index(view.pending_kind))
-        values.append(1.0)
-    i += len(CHOOSE_KINDS)
-    at.append(i)
-    values.append(float(view.core.seat_to_move == view.core.viewer))
-    i += 1
-    for icon in view.bonus_icons:
-        at.append(i + ACTION_KINDS.index(icon))
-        values.append(float(sum(1 for other in view.bonus_icons if other == icon)))
-    i += len(ACTION_KINDS)
-    at.extend((i, i + 1, i + 2))
-    values.extend(
-        (float(view.end_trigger_seat >= 0), max(view.final_turns_left, 0) / MAX_PLAYERS, float(view.core.game_over))
-    )
-
-    for card, owned_by in enumerate(owner):
-        at.append(CARD_AT_LIST[card] + where[card])
-        values.append(1.0)
-        if owned_by >= 0:
-            at.append(CARD_AT_LIST[card] + 8 + owned_by)
-            values.append(1.0)
-    obs[np.fromiter(at, dtype=np.intp, count=len(at))] = np.fromiter(values, dtype=np.float32, count=len(values))
-    # Bit j of bitboard k lands at k * 64 + j.
-    bits = np.unpackbits(np.frombuffer(struct.pack(BITBOARD_FORMATS[n], *boards), dtype=np.uint8), bitorder="little")
-    obs[BIT_ROWS[n][bits.view(bool)]] = 1.0
+    out[TURN_AT + view.phase] = 1.0
+    out[TURN_ACTIONS_LEFT] = view.actions_left / ACTIONS_PER_TURN
+    if pending:
+        out[TURN_PENDING_KIND + CHOOSE_KINDS.index(pending)] = 1.0
+    if to_move == viewer:
+        out[TURN_VIEWER_TO_MOVE] = 1.0
+    for icon in view.bonus_icons[:]:  # how many of each kind are covered
+        out[TURN_ICONS + ACTION_KINDS.index(icon)] += 1.0
+    if trigger >= 0:
+        out[TURN_END_TRIGGERED] = 1.0
+    final_turns = view.final_turns_left
+    if final_turns > 0:
+        out[TURN_FINAL_TURNS] = final_turns / MAX_PLAYERS
+    if core.game_over:
+        out[TURN_GAME_OVER] = 1.0
     return obs

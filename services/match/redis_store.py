@@ -125,6 +125,14 @@ class _Notifier:
         if channel in self._refs and version > self._versions.get(channel, -1):
             self._versions[channel] = version
 
+    def published(self, channel: str, version: int) -> None:
+        """A version this process has just committed: its watchers wake now, not when the pub/sub
+        message comes back (which then changes nothing)."""
+        self.note(channel, version)
+        event = self._events.get(channel)
+        if event is not None:
+            event.set()
+
     async def wait(self, channel: str, after: int, timeout: float) -> bool:
         """True when a version after `after` was published (or already known), False at the timeout."""
         event = self._events[channel]
@@ -236,6 +244,7 @@ class RedisStore(MatchStore):
             return CommitResult(False, missing=True)
         if code == 0:
             return CommitResult(False, int(value))
+        self._notifier.published(self._channel(mid), int(value))
         try:
             await self._index_put(match, previous_status)
         except TRANSIENT as exc:  # the record is the truth; the index heals on the next change

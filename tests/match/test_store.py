@@ -56,6 +56,30 @@ def test_redis_finished_match_expires(redis_url: str, redis_prefix: str) -> None
     assert 0 < client.ttl(f"{redis_prefix}:{{x}}:log") <= 120
 
 
+def test_redis_commit_wakes_this_process_watchers_without_pubsub(redis_url: str, redis_prefix: str) -> None:
+    """A version committed here wakes this process's watchers at once: with the pub/sub reader
+    stopped (its message never comes), a waiter still sees the new version."""
+    from tests.match.store_suite import entry, record
+
+    async def main() -> None:
+        store = RedisStore(redis_url, redis_prefix, 3600)
+        try:
+            await store.create(record("w"), entry(0))
+            waiter = asyncio.create_task(store.wait("w", 0, timeout=3.0))
+            await asyncio.sleep(0.1)  # subscribed and waiting
+            reader = store._notifier._task
+            assert reader is not None
+            reader.cancel()  # nothing comes from pub/sub any more
+            start = asyncio.get_running_loop().time()
+            assert (await store.commit(record("w", 1), 0, entry(1))).committed
+            assert await waiter == 1
+            assert asyncio.get_running_loop().time() - start < 1.0
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
 @pytest.fixture(scope="module")
 def redis_cluster() -> Iterator[RedisCluster]:
     cluster = RedisCluster(3)

@@ -40,3 +40,15 @@ def test_a_short_tournament_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--game", "grill_party", "--games", "5"]) == 0
     out = capsys.readouterr().out
     assert "vs heuristic" in out and "games/s" in out
+
+
+def test_the_heuristic_as_hero_plays_at_chance_against_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    """--hero measures a teacher with the same harness; the heuristic against itself is the control:
+    over enough games its share is chance (a_la_carte_cards: every game is an all-seat tie)."""
+    (standing,) = run_tournament("a_la_carte_cards", games=20, opponents=["heuristic"], hero_kind="heuristic")
+    assert standing.games == 20 and abs(standing.ratio - 1.0) < 1e-9
+    assert main(["--game", "grill_party", "--games", "4", "--hero", "expert", "--opponent", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "vs random" in out and "vs heuristic" not in out
+    with pytest.raises(ValueError, match="unknown hero"):
+        run_tournament("grill_party", games=1, hero_kind="nobody")

@@ -82,3 +82,20 @@ def test_numpy_mlp_batches() -> None:
     single = mlp(np.ones(4, np.float32))
     batch = mlp(np.ones((5, 4), np.float32))
     assert single.shape == (1, 3) and batch.shape == (5, 3) and np.allclose(batch, single)
+
+
+def test_expert_chunks_label_the_experts_own_picks() -> None:
+    spec = get_engine(GAME).spec
+    size = int(np.prod(spec.observation_shape))
+    job = ChunkJob(GAME, "imitation", seed=5, games=2, table_sizes=(2, 4), teacher="expert")
+    a, b = play_chunk(job), play_chunk(job)
+    assert len(a.samples) == len(b.samples) > 0 and a.samples.target == b.samples.target
+    assert len(a.values) == 0  # the expert needs no value network
+    for legal, target in zip(a.samples.legal, a.samples.target, strict=True):
+        assert len(legal) > 1 and len(target) == 1 and set(target) <= set(legal)
+    dagger = ChunkJob(GAME, "teacher", seed=6, games=2, table_sizes=(3,), teacher="expert", follow_teacher=0.0,
+                      policy_weights=tiny_weights(size, spec.num_distinct_actions))
+    result = play_chunk(dagger)
+    assert result.decisions == len(result.samples) > 0
+    assert all(len(t) == 1 and set(t) <= set(legal)
+               for legal, t in zip(result.samples.legal, result.samples.target, strict=True))

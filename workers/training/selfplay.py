@@ -11,6 +11,12 @@ reproducible whatever the number of worker processes:
   candidates; the softmax of the scores is the policy target (DAgger: the states come from the
   student's own play, the labels from the teacher). Value samples are recorded as above.
 
+With the expert teacher (`ChunkJob.teacher == "expert"`, the game's expert bot from
+`workers/training/experts/`) both kinds change: imitation games seat the expert at some seats (at
+least one) and the heuristic at the others, and only the experts' decisions are samples; in teacher
+games the expert's own pick at each of the learner's decisions is the target. No value samples:
+the expert needs no value network.
+
 Workers never import torch: the student and the value network run as numpy MLPs.
 """
 
@@ -148,6 +154,8 @@ class ChunkJob:
     target_temperature: float = 0.02
     policy_weights: Weights | None = None
     value_weights: Weights | None = None
+    teacher: str = "search"  # "search" (value-scored lookahead) or "expert" (the game's expert bot)
+    expert_share: float = 0.5  # imitation games with the expert teacher: the chance a seat is an expert
 
 
 @dataclass
@@ -220,6 +228,8 @@ def evaluation_chunk(job: ChunkJob) -> ChunkResult:
 def play_chunk(job: ChunkJob) -> ChunkResult:
     if job.kind == "evaluation":
         return evaluation_chunk(job)
+    if job.teacher == "expert":
+        return expert_chunk(job)
     started = time.perf_counter()
     engine = get_engine(job.game_id)
     rng = random.Random(job.seed)
@@ -275,6 +285,51 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
             values.obs.append(obs)
             values.value.append(finals[watcher])
     return ChunkResult(samples, values, job.games, len(samples), lookaheads, time.perf_counter() - started)
+
+
+def expert_chunk(job: ChunkJob) -> ChunkResult:
+    """Games for the expert teacher. Imitation: experts at some seats (each with probability
+    `expert_share`, at least one), heuristics at the others; every expert decision with a choice is
+    a sample. Teacher (DAgger): one learner seat plays the student (sampling) or, with probability
+    `follow_teacher`, the expert; each of its decisions is labelled with the expert's pick."""
+    from workers.training.experts import expert_bot
+
+    started = time.perf_counter()
+    engine = get_engine(job.game_id)
+    rng = random.Random(job.seed)
+    teach = job.kind == "teacher"
+    samples = Samples()
+    for _ in range(job.games):
+        n = job.table_sizes[rng.randrange(len(job.table_sizes))]
+        if teach:
+            learners = {rng.randrange(n)}
+        else:
+            learners = {seat for seat in range(n) if rng.random() < job.expert_share} or {rng.randrange(n)}
+        bot_rng = random.Random(rng.getrandbits(63))
+        bots: list[Any] = [
+            expert_bot(job.game_id, bot_rng) if seat in learners else heuristic_bot(job.game_id, bot_rng)
+            for seat in range(n)
+        ]
+        student = NumpyPolicy(engine, job.policy_weights, bot_rng, job.student_temperature) \
+            if teach and job.policy_weights is not None else None
+        state = engine.new_game(n, None, rng.getrandbits(63))
+        steps = 0
+        while not state.core.game_over and steps < MAX_ACTIONS:
+            seat = state.core.seat_to_move
+            legal = engine.legal_actions(state)
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                view = engine.view(state, seat)
+                action = bots[seat].step(view, legal)
+                if seat in learners:
+                    obs = engine.observation(view)
+                    samples.add(obs, legal, {action: 1.0})
+                    if student is not None and rng.random() >= job.follow_teacher:
+                        action = student.pick(obs, legal)
+            engine.apply(state, seat, action)
+            steps += 1
+    return ChunkResult(samples, ValueSamples(), job.games, len(samples), 0, time.perf_counter() - started)
 
 
 def run_chunks(jobs: Iterable[ChunkJob], workers: int, deadline: float | None = None) -> Iterator[ChunkResult]:

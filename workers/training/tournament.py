@@ -9,6 +9,10 @@ interval, the share expected by chance (the mean of 1/players), their ratio and 
 second. The pass mark: against the heuristic at least 1.5x chance; against random at least 2x
 chance, or 90% at two-player tables.
 
+`--hero expert` measures the game's expert bot (the training teacher) instead of the ONNX bot, and
+`--hero heuristic` the heuristic itself (the control: it comes out at chance); `--opponent` picks
+the opponent kinds.
+
 Only numpy and onnxruntime: it runs without the `train` extra.
 """
 
@@ -154,6 +158,9 @@ def default_table_sizes(game_id: str) -> list[int]:
     return list(range(spec.min_players, spec.max_players + 1))
 
 
+HEROES = ("onnx", "expert", "heuristic")
+
+
 def run_tournament(
     game_id: str,
     games: int = 1000,
@@ -162,12 +169,27 @@ def run_tournament(
     table_sizes: Sequence[int] | None = None,
     opponents: Sequence[str] = ("heuristic", "random"),
     seed: int = 20_260_000,
+    hero_kind: str = "onnx",
 ) -> list[Standing]:
-    engine = get_engine(game_id)
-    model = OnnxModel(engine, model_path(game_id, models_dir))  # raises when missing: no silent fallback
+    """The hero (the ONNX policy at `difficulty`; or, to measure a teacher, the expert bot, or the
+    heuristic itself, which should come out at chance) against each opponent kind."""
+    hero: Callable[[random.Random], Bot]
+    if hero_kind == "onnx":
+        engine = get_engine(game_id)
+        model = OnnxModel(engine, model_path(game_id, models_dir))  # raises when missing: no silent fallback
 
-    def hero(rng: random.Random) -> Bot:
-        return OnnxPolicy(game_id, difficulty, rng, model=model)
+        def hero(rng: random.Random) -> Bot:
+            return OnnxPolicy(game_id, difficulty, rng, model=model)
+    elif hero_kind == "expert":
+        from workers.training.experts import expert_bot
+
+        def hero(rng: random.Random) -> Bot:
+            return expert_bot(game_id, rng)
+    elif hero_kind == "heuristic":
+        def hero(rng: random.Random) -> Bot:
+            return heuristic_bot(game_id, rng)
+    else:
+        raise ValueError(f"unknown hero {hero_kind!r}: one of {', '.join(HEROES)}")
 
     sizes = list(table_sizes or default_table_sizes(game_id))
     results = []
@@ -186,8 +208,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20_260_000)
     parser.add_argument("--json", type=Path, help="also write the results as JSON to this file")
     parser.add_argument("--per-players", action="store_true", help="print a line per table size too")
+    parser.add_argument("--hero", default="onnx", choices=HEROES,
+                        help="the bot measured: the ONNX policy (default), the expert teacher or the heuristic")
+    parser.add_argument("--opponent", action="append", choices=list(TARGET_VS),
+                        help="opponent kind (repeatable; default: heuristic and random)")
     args = parser.parse_args(argv)
-    games = args.game or [g for g in game_ids() if model_path(g, args.models_dir).is_file()]
+    games = args.game or [
+        g for g in game_ids() if args.hero != "onnx" or model_path(g, args.models_dir).is_file()
+    ]
     if not games:
         print(f"no models in {args.models_dir}", file=sys.stderr)
         return 1
@@ -195,7 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     all_met = True
     for game_id in games:
         standings = run_tournament(
-            game_id, args.games, args.models_dir, Difficulty(args.difficulty), args.players, seed=args.seed
+            game_id, args.games, args.models_dir, Difficulty(args.difficulty), args.players, seed=args.seed,
+            opponents=args.opponent or tuple(TARGET_VS), hero_kind=args.hero,
         )
         for standing in standings:
             print(standing.line(game_id), flush=True)

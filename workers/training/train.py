@@ -2,12 +2,17 @@
 
     python -m workers.training.train --game G [--minutes M] [--seed S] [--workers W]
 
-1. Heuristic games: the policy network learns to play like the heuristic (imitation), and a value
-   network learns each seat's expected final value from what the seat sees (the games' outcomes).
-2. Teacher rounds (DAgger): games where one seat plays the student; at each of its decisions the
-   search teacher (workers/training/teacher.py: a determinized one-turn lookahead scored by the
-   value network) scores the candidates, and the student is retrained on all teacher labels after
-   each round, the imitation data kept as a lighter prior.
+The teacher is the game's expert bot (workers/training/experts/<game>.py) when it has one, else the
+search teacher (--teacher chooses).
+
+1. Imitation games: the policy network learns to play like the teacher's seats. With the search
+   teacher these are heuristic games, and a value network also learns each seat's expected final
+   value from what the seat sees (the games' outcomes); with the expert, the expert plays some
+   seats against heuristics and its decisions are the samples.
+2. Teacher rounds (DAgger): games where one seat plays the student; each of its decisions is
+   labelled by the teacher (the expert's pick, or the search teacher of workers/training/teacher.py:
+   a determinized one-turn lookahead scored by the value network), and the student is retrained on
+   all teacher labels after each round, the imitation data kept as a lighter prior.
 3. Export to ONNX (dynamic batch axis), check onnxruntime against torch on random inputs.
 4. The tournament (workers/training/tournament.py) measures the hard bot against heuristic and
    random opponents; the model and its card go to workers/models/ (or --out).
@@ -37,6 +42,7 @@ import torch
 
 from services.rules.registry import get_engine
 from workers.bots.policy import MODELS_DIR, Difficulty, card_path, file_sha256, model_path
+from workers.training.experts import expert_class
 from workers.training.model import (
     INPUT_NAME,
     OPSET,
@@ -164,8 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=22.0,
                         help="time cap: no teacher chunk starts after this many minutes (default 22)")
     parser.add_argument("--workers", type=int, default=1, help="data generation processes (default 1)")
-    parser.add_argument("--heuristic-games", type=int, default=3000, help="games for imitation and value")
-    parser.add_argument("--labels", type=int, default=4000, help="teacher labels per round")
+    parser.add_argument("--teacher", choices=("expert", "search"),
+                        help="expert bot or value-scored search (default: expert when the game has one)")
+    parser.add_argument("--heuristic-games", type=int, default=3000, help="imitation games (and value games)")
+    parser.add_argument("--labels", type=int, help="teacher labels per round (default 4000; 20000 with the expert)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--redraws", type=int, default=4, help="redrawn hidden states per teacher decision")
     parser.add_argument("--max-candidates", type=int, default=8)
@@ -193,12 +201,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     obs_size = int(np.prod(obs_shape))
     sizes = tuple(args.players or default_table_sizes(args.game))
     master = random.Random(args.seed)
-    log(f"{args.game}: observation {obs_shape}, {spec.num_distinct_actions} action ids, tables {sizes}")
+    teacher_kind = args.teacher or ("expert" if expert_class(args.game) is not None else "search")
+    expert = teacher_kind == "expert"
+    if expert and expert_class(args.game) is None:
+        parser.error(f"{args.game} has no expert bot (workers/training/experts/{args.game}.py)")
+    labels_per_round = args.labels or (20_000 if expert else 4_000)
+    log(f"{args.game}: observation {obs_shape}, {spec.num_distinct_actions} action ids, tables {sizes};"
+        f" teacher: {teacher_kind}")
 
-    # 1. heuristic games: imitation and value
+    # 1. imitation games (and, for the search teacher, the value network's games)
     chunk_games = 50
     jobs = [
-        ChunkJob(args.game, "imitation", master.getrandbits(63), chunk_games, sizes, value_every=0.1)
+        ChunkJob(args.game, "imitation", master.getrandbits(63), chunk_games, sizes,
+                 value_every=0.0 if expert else 0.1, teacher=teacher_kind)
         for _ in range(math.ceil(args.heuristic_games / chunk_games))
     ]
     results = list(run_chunks(jobs, args.workers))
@@ -206,20 +221,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     for result in results:
         imitation.extend(result.samples)
     imitation_train, imitation_test = split(imitation, 0.1, args.seed)
-    holdout_chunks = max(1, len(results) // 10)
-    value_train = value_arrays(results[:-holdout_chunks])
-    value_holdout = value_arrays(results[-holdout_chunks:])
-    log(f"heuristic games: {len(jobs) * chunk_games} games, {len(imitation)} decisions,"
-        f" {len(value_train[0]) + len(value_holdout[0])} value positions")
-    value_net = PolicyNet(obs_size, 1, args.hidden, args.layers)
-    value_fit = fit_value(value_net, value_train, value_holdout, 10, args.seed)
-    explained = 1 - value_fit["holdout_mse"] / max(value_fit["holdout_variance"], 1e-9)
-    log(f"value network: held-out mse {value_fit['holdout_mse']:.4f} (R2 {explained:.3f}) after"
-        f" {value_fit['epochs']} epochs")
+    value_fit: dict[str, float] | None = None
+    value_weights = None
+    value_positions = 0
+    if expert:
+        log(f"imitation games: {len(jobs) * chunk_games} games, {len(imitation)} expert decisions")
+    else:
+        holdout_chunks = max(1, len(results) // 10)
+        value_train = value_arrays(results[:-holdout_chunks])
+        value_holdout = value_arrays(results[-holdout_chunks:])
+        value_positions = len(value_train[0]) + len(value_holdout[0])
+        log(f"heuristic games: {len(jobs) * chunk_games} games, {len(imitation)} decisions,"
+            f" {value_positions} value positions")
+        value_net = PolicyNet(obs_size, 1, args.hidden, args.layers)
+        value_fit = fit_value(value_net, value_train, value_holdout, 10, args.seed)
+        value_fit["r2"] = 1 - value_fit["holdout_mse"] / max(value_fit["holdout_variance"], 1e-9)
+        value_weights = numpy_weights(value_net)
+        log(f"value network: held-out mse {value_fit['holdout_mse']:.4f} (R2 {value_fit['r2']:.3f}) after"
+            f" {value_fit['epochs']} epochs")
     model = PolicyNet(obs_size, spec.num_distinct_actions, args.hidden, args.layers)
     fit(model, [(imitation_train, 1.0)], args.imitation_epochs, args.seed)
     imitation_model = model
-    log(f"imitation: agreement with the heuristic on held-out decisions {agreement(model, imitation_test):.1%}"
+    log(f"imitation: agreement with the teacher on held-out decisions {agreement(model, imitation_test):.1%}"
         f" ({time.monotonic() - started:.0f}s)")
     select_seed = master.getrandbits(40)
     selection = [("imitation", select_score(model, args.game, sizes, args.select_games, select_seed, args.workers))]
@@ -228,15 +251,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # 2. teacher rounds
     deadline = started + args.minutes * 60
-    value_weights = numpy_weights(value_net)
     prior = subsample(imitation_train, args.imitation_keep, args.seed)
     teacher = Samples()
     teacher_games = 0
     lookaheads = 0
     rounds_done = 0
-    chunk_games = 4
+    chunk_games = 20 if expert else 4
     rounds = args.rounds
-    if value_fit["holdout_variance"] < MIN_VALUE_VARIANCE:
+    if value_fit is not None and value_fit["holdout_variance"] < MIN_VALUE_VARIANCE:
         # Every heuristic game ended alike (say, all seats tied): the value network scores every
         # position the same, so the teacher could only pick at random. Ship the imitation.
         log("the heuristic games all end alike: no teacher rounds, the imitation student ships")
@@ -248,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ChunkJob(
                 args.game, "teacher", round_seed + index, chunk_games, sizes, redraws=args.redraws,
                 max_candidates=args.max_candidates, policy_weights=policy_weights, value_weights=value_weights,
+                teacher=teacher_kind,
             )
             for index in range(100_000)
         )
@@ -256,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             fresh.extend(result.samples)
             teacher_games += result.games
             lookaheads += result.lookaheads
-            if len(fresh) >= args.labels:
+            if len(fresh) >= labels_per_round:
                 break
         if len(fresh):
             log(f"round {round_index + 1}: the student agreed with the teacher on {agreement(model, fresh):.1%}"
@@ -317,21 +340,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             "command": "python -m workers.training.train " + " ".join(sys.argv[1:] if argv is None else argv),
             "seed": args.seed,
             "table_sizes": list(sizes),
-            "heuristic_games": {"games": len(results) * 50, "imitation_decisions": len(imitation),
-                                "value_positions": len(value_train[0]) + len(value_holdout[0])},
-            "value_network": {"holdout_mse": round(value_fit["holdout_mse"], 5),
-                              "holdout_variance": round(value_fit["holdout_variance"], 5),
-                              "holdout_r2": round(explained, 4), "epochs": value_fit["epochs"]},
+            "imitation_games": {"games": len(results) * 50, "imitation_decisions": len(imitation),
+                                "value_positions": value_positions,
+                                "seats": "expert at some seats, heuristic at the others" if expert
+                                else "heuristic at every seat"},
+            "value_network": None if value_fit is None else {
+                "holdout_mse": round(value_fit["holdout_mse"], 5),
+                "holdout_variance": round(value_fit["holdout_variance"], 5),
+                "holdout_r2": round(value_fit["r2"], 4), "epochs": value_fit["epochs"]},
             "teacher": {
-                "method": "determinized one-turn lookahead with heuristic replies, scored by the value network;"
-                          " DAgger rounds from the student's own games",
+                "kind": teacher_kind,
+                "method": (f"the expert bot (workers/training/experts/{args.game}.py): imitation of its games"
+                           " against heuristics, then DAgger rounds labelling the student's own games"
+                           " with the expert's picks") if expert else
+                          ("determinized one-turn lookahead with heuristic replies, scored by the value network;"
+                           " DAgger rounds from the student's own games"),
                 "rounds": rounds_done,
                 "games": teacher_games,
                 "decisions": len(teacher),
-                "lookaheads": lookaheads,
-                "labels_per_round": args.labels,
-                "redraws_per_decision": args.redraws,
-                "max_candidates": args.max_candidates,
+                "labels_per_round": labels_per_round,
+                **({} if expert else {"lookaheads": lookaheads, "redraws_per_decision": args.redraws,
+                                      "max_candidates": args.max_candidates}),
             },
             "selection": {"games_against_heuristic": args.select_games, "chosen": chosen,
                           "ratio_to_chance": {stage: round(score, 3) for stage, score in selection}},

@@ -12,6 +12,7 @@ it copies rows those writers produced before for the same inputs (see "Row cache
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -267,9 +268,9 @@ def _reference_observation(view: Any) -> np.ndarray:
     return obs
 
 
-# Row caches. A row is what a writer above put into a zeroed stretch for one key, and the key holds
-# every input the writer reads (wire bytes parse back to the message), so copying the row equals
-# calling the writer (rows are read-only; observation copies them into a fresh array):
+# Row caches. A row is the float32 bytes a writer above puts into a zeroed stretch for one key, and
+# the key holds every input the writer reads (wire bytes parse back to the message), so joining rows
+# equals calling the writers:
 #   _block_rows   a whole player block, keyed by (to move, the PlayerView's wire bytes);
 #   _stove_rows   its [0, STOVE_END): present .. dish flags, keyed by (to move, skill, the stove's
 #                 wire bytes);
@@ -282,44 +283,63 @@ def _reference_observation(view: Any) -> np.ndarray:
 # _player_block. Rows are only learnt from values inside their one-hots (crepe status, dishes, phase,
 # after-dish, faces, flips), where every write stays inside the row; anything else takes
 # _reference_observation. Each cache starts over when it grows past _CACHE_LIMIT rows (under 20 MB in
-# all; a few thousand stove, tray and turn rows cover long runs of games).
+# all; a few thousand stove, tray and turn rows cover long runs of games). The supplies part changes
+# with nearly every action and is packed afresh (struct rounds each float64 to float32 once, as a
+# store into a float32 array does).
 _CACHE_LIMIT = 1 << 13
-_block_rows: dict[tuple[bool, bytes], np.ndarray] = {}
-_stove_rows: dict[tuple[Any, ...], np.ndarray] = {}
-_tray_rows: dict[tuple[Any, ...], np.ndarray] = {}
-_dishes_rows: dict[tuple[Any, ...], np.ndarray] = {}
-_turn_rows: dict[tuple[Any, ...], np.ndarray] = {}
+_block_rows: dict[tuple[bool, bytes], bytes] = {}
+_stove_rows: dict[tuple[Any, ...], bytes] = {}
+_tray_rows: dict[tuple[Any, ...], bytes] = {}
+_dishes_rows: dict[tuple[Any, ...], bytes] = {}
+_turn_rows: dict[tuple[Any, ...], bytes] = {}
+# The empty blocks after n players, by n.
+_EMPTY_BLOCKS = [bytes(4 * PLAYER_SIZE * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]
+_pack_supplies = struct.Struct(f"<{DISHES_OFFSET - SUPPLIES_OFFSET}f").pack
 
 
-def _remember(cache: dict[Any, np.ndarray], key: Any, row: np.ndarray) -> np.ndarray:
-    """Caches a row (read-only from now on) and returns it."""
+def _remember(cache: dict[Any, bytes], key: Any, row: np.ndarray) -> bytes:
+    """Caches a row's bytes and returns them."""
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
-    row.flags.writeable = False
-    cache[key] = row
-    return row
+    data = cache[key] = row.tobytes()
+    return data
 
 
-def _write_block(obs: np.ndarray, i: int, p: Any, to_move: bool) -> bool:
-    """Writes one player's block at i from the segment caches, running _player_block for a segment
-    not seen yet; False (nothing cached) for a crepe status outside its one-hot."""
+def _block_bytes(p: Any, to_move: bool) -> bytes | None:
+    """One player's block from the segment caches, running _player_block for a segment not seen
+    yet; None (nothing cached) for a crepe status outside its one-hot."""
     stove_key = (to_move, p.skill, p.stove.SerializeToString())
     tray_key = (tuple(p.finished[:]), p.crepe, p.points, p.stars, p.victory_cups, tuple(p.cups[:]))
     stove_row = _stove_rows.get(stove_key)
     tray_row = _tray_rows.get(tray_key)
     if stove_row is None or tray_row is None:
         if not 0 < p.crepe <= NUM_CREPE:
-            return False
+            return None
         block = np.zeros(PLAYER_SIZE, dtype=np.float32)
         _player_block(block, 0, p, to_move)
         stove_row = _remember(_stove_rows, stove_key, block[:STOVE_END])
         tray_row = _remember(_tray_rows, tray_key, block[STOVE_END:])
-    obs[i : i + STOVE_END] = stove_row
-    obs[i + STOVE_END : i + PLAYER_SIZE] = tray_row
-    return True
+    return stove_row + tray_row
 
 
-def _dishes_row(key: tuple[Any, ...]) -> np.ndarray | None:
+def _supplies_bytes(view: Any) -> bytes | None:
+    """_supplies_block's floats; None when a repeated field is not its usual length."""
+    dispensers = view.dispensers[:]  # [:] reads a repeated field once, as a list
+    sink = view.sink[:]
+    tray = view.tray[:]
+    if len(dispensers) != D or len(sink) != D or len(tray) != K:
+        return None
+    values: list[float] = []
+    for d, dispenser in enumerate(dispensers):
+        values.append(dispenser.pieces / FILL_PIECES[d])
+        values.append(dispenser.salt / FILL_SALT[d])
+    values.extend([sink[d] / FILL_PIECES[d] for d in range(D)])
+    values.append(view.sink_salt / SALT_TOTAL)
+    values.extend([tray[c] / CUP_COUNTS[c] for c in range(K)])
+    return _pack_supplies(*values)
+
+
+def _dishes_row(key: tuple[Any, ...]) -> bytes | None:
     """The supply-and-trash row for key (supply, trash); None (not cached) for a dish outside 0 .. n-1."""
     supply, trash = key
     if not all(0 <= dish < NUM_DISHES for dish in supply + trash):
@@ -329,7 +349,7 @@ def _dishes_row(key: tuple[Any, ...]) -> np.ndarray | None:
     return _remember(_dishes_rows, key, row)
 
 
-def _turn_row(key: tuple[Any, ...]) -> np.ndarray | None:
+def _turn_row(key: tuple[Any, ...]) -> bytes | None:
     """The turn row for key (_turn_key); None (not cached) for a value outside its one-hot."""
     _, phase, after_dish, _, _, _, last_face, last_flip, _ = key
     if not (
@@ -350,36 +370,41 @@ def observation(view: Any) -> np.ndarray:
     n = core.num_players
     if n > MAX_PLAYERS:
         return _reference_observation(view)
-    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     me = max(core.viewer, 0)
     seat_to_move = core.seat_to_move
     players = view.players
     block_rows = _block_rows
+    runs: list[bytes] = []
     for rel in range(n):
         seat = (me + rel) % n
         p = players[seat]
         key = (seat == seat_to_move, p.SerializeToString())
         row = block_rows.get(key)
-        i = rel * PLAYER_SIZE
-        if row is not None:
-            obs[i : i + PLAYER_SIZE] = row
-        elif _write_block(obs, i, p, key[0]):
-            _remember(block_rows, key, obs[i : i + PLAYER_SIZE].copy())
-        else:
-            return _reference_observation(view)
-    _supplies_block(obs, SUPPLIES_OFFSET, view)
+        if row is None:
+            row = _block_bytes(p, key[0])
+            if row is None:
+                return _reference_observation(view)
+            if len(block_rows) >= _CACHE_LIMIT:
+                block_rows.clear()
+            block_rows[key] = row
+        runs.append(row)
+    runs.append(_EMPTY_BLOCKS[n])
+    supplies = _supplies_bytes(view)
+    if supplies is None:
+        return _reference_observation(view)
+    runs.append(supplies)
     dishes_key = (tuple(view.supply[:]), tuple(view.trash[:]))
     row = _dishes_rows.get(dishes_key)
     if row is None:
         row = _dishes_row(dishes_key)
         if row is None:
             return _reference_observation(view)
-    obs[DISHES_OFFSET:TURN_OFFSET] = row
+    runs.append(row)
     turn_key = _turn_key(view, core)
     row = _turn_rows.get(turn_key)
     if row is None:
         row = _turn_row(turn_key)
         if row is None:
             return _reference_observation(view)
-    obs[TURN_OFFSET:] = row
-    return obs
+    runs.append(row)
+    return np.frombuffer(bytearray(b"".join(runs)), np.float32)

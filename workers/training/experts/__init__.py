@@ -1,0 +1,50 @@
+"""Expert bots, the training teachers: one module per game, `workers.training.experts.<game_id>`,
+holding one class whose name ends in "Expert" and whose constructor takes the injected
+`random.Random` (the same shape as the heuristic bots in `workers/bots/heuristic/`).
+
+An expert sees only what its seat sees (the view and the legal ids), like every bot, so a network
+can learn to play like it from the same observation. It plays better than the heuristic (a sensible
+beginner): `python -m workers.training.tournament --hero expert --game G` measures by how much. It is
+a teacher, not a difficulty: the workers never run it.
+
+`expert_bot(game_id, rng)` finds a game's expert; a game without one gets its heuristic.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+from workers.bots.heuristic import heuristic_bot
+from workers.bots.interface import Bot
+
+_CLASSES: dict[str, Any] = {}
+
+
+def expert_class(game_id: str) -> Any | None:
+    """The expert bot class of a game, or None when the game has none."""
+    if game_id in _CLASSES:
+        return _CLASSES[game_id]
+    found = None
+    try:
+        module = importlib.import_module(f"{__name__}.{game_id}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{game_id}":
+            raise
+    else:
+        for name, value in vars(module).items():
+            if name.endswith("Expert") and isinstance(value, type) and value.__module__ == module.__name__:
+                found = value
+                break
+    _CLASSES[game_id] = found
+    return found
+
+
+def expert_bot(game_id: str, rng: random.Random) -> Bot:
+    """The game's expert bot, or its heuristic when the game has no expert."""
+    cls = expert_class(game_id)
+    if cls is None:
+        return heuristic_bot(game_id, rng)
+    bot: Bot = cls(rng)
+    return bot

@@ -1,0 +1,374 @@
+"""Expert Hibachi: Fired Up! bot (training teacher).
+
+Hibachi is a race to three cooked recipes (money only breaks ties between chefs who get there in
+the same round). A recipe costs three cards and one activation to cook it, so a chef needs about
+twelve useful activations to win, and every round gives only three or four. The expert therefore
+counts everything in activations:
+
+* Plan. It finds the cheapest set of recipes that finishes the game (on show or in its reserve;
+  missing ones cost a guess), allocating its hand recipe by recipe, with two chili cards standing in
+  for one missing ingredient. The plan's cost T is the cards still missing plus the cooks still to
+  do; recipes on show carry a small risk surcharge (another chef may cook them first).
+* Chips already on the board are future activations: it projects how much of T its unused chips can
+  still cover this round (a chip on Bonus ingredient can take any card, a chip on an ingredient
+  space can buy that card, and any chip can cook once a recipe is complete).
+* Throwing. Bonus ingredient gives any card for free, so most chips go there, until the space gets
+  crowded; then a chip goes to the space of a card the plan still lacks (the cheapest chip, so the
+  price stays low). A chip the plan does not need goes, dearest first, to the space of a card it
+  holds but does not need (selling pays twice the chips there).
+* Rivals. A rival's chips on ingredient spaces show which cards it lacks; a recipe on show whose
+  ingredients cover all of them is probably its target, so that recipe's risk goes up (the plan
+  prefers others, and leaves it for last).
+* Cleaning. A one-ply lookahead: every legal activation is applied to a copy of what it sees and
+  scored by the projected T at the end of the round (and then money, which breaks ties at the
+  end). So it cooks with the chip that is least useful elsewhere, uses a chip that can only buy one
+  kind before a chip on Bonus ingredient (which keeps its choice for later), sells what no plan
+  needs, and never buys what it does not need. Among equally good activations it first works on
+  the recipes on show at some risk (cooked at once, before another chef takes them).
+* Near the end (when this round can finish its third recipe), money decides ties, so spare chips
+  sell dear rather than reach for the next recipe.
+
+It sees only its view and the legal ids; the one-ply evaluations use the engine's own content tables
+(the recipes, the action-id layout) on small copies, with the plan cached by hand and recipes, so a
+whole game stays fast.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from services.rules.games.hibachi.content import (
+    ACTION_SPACE,
+    CHILI,
+    CHIP_VALUES,
+    CONTENT,
+    INGREDIENT_SPACE,
+    LAYOUT,
+    SPACE_INGREDIENT,
+)
+from services.rules.games.hibachi.table import RECIPE_KINDS
+from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
+
+L = LAYOUT
+V, S, K, R, C = L.values, L.spaces, L.kinds, L.recipes, L.cook_options
+BONUS = ACTION_SPACE[pb.SPACE_KIND_BONUS_INGREDIENT]
+PLACE = ACTION_SPACE[pb.SPACE_KIND_PLACE_CHIP]
+ON_BOARD = pb.CHIP_STATUS_ON_BOARD
+IN_SUPPLY = pb.CHIP_STATUS_IN_SUPPLY
+INVALID = pb.CHIP_STATUS_INVALID
+WIN = CONTENT.recipes_to_win
+CHILI_NEED = CONTENT.chili_per_ingredient
+SELL = CONTENT.sell_multiplier
+
+# Tuning (in activations: one activation ~ one card).
+SHOW_RISK = 0.35  # surcharge on a recipe on show: another chef may cook it first
+UNKNOWN_RECIPE = 3.6  # a recipe not yet seen: three cards, and finding it
+RESERVED_UNKNOWN = 2.7  # a recipe reserved this round (not yet known to this view)
+MONEY_WEIGHT = 0.05 / 100  # an activation is worth 2,000 yen while racing
+END_MONEY_WEIGHT = 1.0 / 100  # ... and money is everything once the race is decided
+SPARE_CARD = 0.02  # a card no plan needs still may be sold or fit a later recipe
+BONUS_CROWD = 4  # chips on Bonus ingredient before a throw goes elsewhere
+HEAD_CHEF_VALUE = 0.05  # activating first next round helps a little in races for recipes on show
+ORDER_WEIGHT = 0.02  # among equal plans, first the cards and cooks of the riskiest recipes on show
+
+THREAT_FULL = 1.5  # a rival's chips lie only on this recipe's ingredient spaces
+THREAT_PART = 0.3  # ... per ingredient space of this recipe among others
+
+Show = tuple[tuple[int, float], ...]  # the recipes on show, each with its risk surcharge
+Cap = tuple[int, ...]  # the kinds an unused chip can still take this round (ANY_KIND: any card)
+ANY_KIND = -1
+
+
+def _allocate(hand: tuple[int, ...], combo: Sequence[int]) -> tuple[int, list[list[int]], int]:
+    """Cards still missing for cooking every recipe of `combo` (in that order) from `hand`, the
+    missing kinds of each recipe, and the cards left over; two chili stand in for one missing kind
+    per recipe."""
+    left = list(hand)
+    total = 0
+    missing_by: list[list[int]] = []
+    for recipe in combo:
+        missing = []
+        for k in RECIPE_KINDS[recipe]:
+            if left[k] > 0:
+                left[k] -= 1
+            else:
+                missing.append(k)
+        if missing and left[CHILI] >= CHILI_NEED:
+            left[CHILI] -= CHILI_NEED
+            missing.pop()
+        total += len(missing)
+        missing_by.append(missing)
+    return total, missing_by, sum(left) - left[CHILI]
+
+
+def _urgency(risk: float) -> float:
+    """How much sooner to work on a recipe on show: the riskier the sooner, unless a rival is
+    all but sure to cook it first (then it is left for last, in case the rival fails)."""
+    return risk if risk < THREAT_FULL else 0.0
+
+
+@lru_cache(maxsize=65536)
+def best_plan(
+    hand: tuple[int, ...], need: int, show: Show, reserve: tuple[int, ...], pending: int
+) -> tuple[float, tuple[list[int], ...], int, float]:
+    """The cheapest way to cook `need` more recipes: (cost in activations, the missing kinds of each
+    known recipe of the plan, easiest first, the cards the plan leaves spare, and how urgent it is:
+    the activations its recipes on show still need, weighted by their risk). `pending` counts
+    reserved recipes this view cannot see yet (reserved this very round)."""
+    spare_all = sum(hand) - hand[CHILI]
+    if need <= 0:
+        return 0.0, (), spare_all, 0.0
+    known = [*show, *((r, 0.0) for r in reserve)]
+    best_missing: tuple[list[int], ...] = ()
+    best_cost, best_spare, best_urgent = float("inf"), spare_all, 0.0
+    # As many known recipes as the plan needs; the rest are recipes not seen yet (or reserved this
+    # round). (Leaving out a threatened recipe on purpose plans worse: it leaves chips idle.)
+    size = min(need, len(known))
+    extra = need - size
+    unknown = min(extra, pending) * RESERVED_UNKNOWN + max(extra - pending, 0) * UNKNOWN_RECIPE
+    for chosen in itertools.combinations(known, size):
+        # Easiest recipe first: it claims the shared cards.
+        order = sorted(chosen, key=lambda item: sum(1 for k in RECIPE_KINDS[item[0]] if hand[k] < 1))
+        missing_total, missing_by, spare = _allocate(hand, [r for r, _ in order])
+        cost = missing_total + sum(risk for _, risk in order) + unknown + need
+        if cost < best_cost:
+            pairs = zip(order, missing_by, strict=True)
+            urgent = sum(_urgency(risk) * (len(missing) + 1) for (_, risk), missing in pairs)
+            best_cost, best_missing, best_spare, best_urgent = cost, tuple(missing_by), spare, urgent
+    return best_cost, best_missing, best_spare, best_urgent
+
+
+def covered(missing_by: tuple[list[int], ...], caps: Sequence[Cap]) -> int:
+    """How many activations of the plan the unused chips (their capabilities) can still do this
+    round: cards first for the easiest recipe, then its cook, then the next recipe."""
+    if not caps:
+        return 0
+    free = list(caps)
+    done = 0
+    for missing in missing_by:
+        progress = 0
+        for k in missing:
+            # A chip that can only take this kind first; a chip on Bonus ingredient last.
+            pick = next((i for i, cap in enumerate(free) if k in cap), None)
+            if pick is None:
+                pick = next((i for i, cap in enumerate(free) if ANY_KIND in cap), None)
+            if pick is None:
+                return done + progress
+            free.pop(pick)
+            progress += 1
+        if not free:
+            return done + progress
+        free.pop()  # any chip cooks
+        done += progress + 1
+    return done
+
+
+class Situation:
+    """What the expert's seat sees, as plain Python values it can copy and change cheaply."""
+
+    def __init__(self, view: Any) -> None:
+        me = view.core.viewer
+        self.me = me
+        player = view.players[me]
+        self.hand = tuple(player.hand)
+        self.money = player.money
+        self.cooked = len(player.cooked)
+        self.reserve = tuple(player.reserve)
+        self.show_ids = tuple(view.recipes_on_show)
+        four_players = view.core.num_players == 4
+        self.costs = [0] * S
+        self.crowd = [0] * S
+        # My chips by value index: (status, spaces).
+        self.mine: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self.rival_kinds: dict[int, set[int]] = {}
+        for chip in view.chips:
+            if chip.status == ON_BOARD:
+                if chip.owner != me:
+                    rival = self.rival_kinds.setdefault(chip.owner, set())
+                    rival.update(SPACE_INGREDIENT[s] for s in chip.spaces if s in SPACE_INGREDIENT)
+                for space in chip.spaces:
+                    self.crowd[space] += 1
+                    if chip.HasField("value"):
+                        self.costs[space] += chip.value
+            if chip.owner == me:
+                self.mine[CHIP_VALUES.index(chip.value)] = (chip.status, tuple(chip.spaces))
+        # Chips that Place a chip can lay down without moving a chip in play: the supply (4 players
+        # throw only 3) during cleaning, and invalid throws.
+        spare_status = (INVALID,) if view.phase == pb.PHASE_THROWING else (INVALID, IN_SUPPLY)
+        self.spares = sum(1 for status, _ in self.mine.values() if status in spare_status)
+        self.spare_chip = self.spares > 0 or (view.phase == pb.PHASE_THROWING and four_players)
+        self.spare_status = spare_status
+        self.show: Show = tuple((r, SHOW_RISK + self._threat(r)) for r in self.show_ids)
+
+    def _threat(self, recipe: int) -> float:
+        """How likely a rival cooks this recipe this round, read from the ingredient spaces its
+        chips lie on (a chef throws at the spaces of the cards it lacks)."""
+        kinds = set(RECIPE_KINDS[recipe])
+        threat = 0.0
+        for seat, rival_kinds in self.rival_kinds.items():
+            if not rival_kinds or seat == self.me:
+                continue
+            overlap = len(rival_kinds & kinds)
+            if rival_kinds <= kinds:
+                threat = max(threat, THREAT_FULL)
+            else:
+                threat = max(threat, THREAT_PART * overlap)
+        return threat
+
+
+def caps_of(spaces: Sequence[int], spare_chip: bool) -> Cap:
+    """What a chip on these spaces can take: any card on Bonus ingredient, or its spaces' kinds. On
+    Place a chip it is as good as Bonus ingredient when a spare chip (in the supply, or invalid) can
+    be laid there; otherwise it can only cook (or move a chip, which the lookahead values itself)."""
+    kinds = [SPACE_INGREDIENT[s] for s in spaces if s in SPACE_INGREDIENT]
+    if BONUS in spaces or (spare_chip and PLACE in spaces):
+        kinds.append(ANY_KIND)
+    return tuple(kinds)
+
+
+class HibachiExpert:
+    """The training teacher: counts the activations to three recipes and spends each chip where it
+    saves the most of them (see the module docstring). Deterministic: it draws nothing from rng."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def step(self, view: Any, legal_actions: Sequence[int]) -> int:
+        sit = Situation(view)
+        if view.phase == pb.PHASE_THROWING:
+            return self._throw(sit, legal_actions)
+        return self._activate(sit, legal_actions)
+
+    # ------------------------------------------------------------------ evaluation
+    def _value(
+        self,
+        sit: Situation,
+        hand: tuple[int, ...],
+        cooked: int,
+        show: Show,
+        reserve: tuple[int, ...],
+        pending: int,
+        money: int,
+        caps: Sequence[Cap],
+    ) -> float:
+        """Minus the activations still needed to win after this round's unused chips, plus money."""
+        need = WIN - cooked
+        cost, missing_by, spare, urgent = best_plan(hand, need, show, reserve, pending)
+        left = cost - covered(missing_by, caps)
+        money_weight = END_MONEY_WEIGHT if left <= 0.0 else MONEY_WEIGHT
+        return -max(left, 0.0) + money * money_weight + SPARE_CARD * spare - ORDER_WEIGHT * urgent
+
+    # ------------------------------------------------------------------ throwing
+    def _throw(self, sit: Situation, legal: Sequence[int]) -> int:
+        ready = sorted({(a - L.throw_base) // S for a in legal})
+        caps = [caps_of(spaces, sit.spare_chip) for status, spaces in sit.mine.values() if status == ON_BOARD]
+        need = WIN - sit.cooked
+        _, missing_by, _, _ = best_plan(sit.hand, need, sit.show, sit.reserve, 0)
+        have = covered(missing_by, caps)
+        # Which kinds the plan still lacks, beyond what the chips on the board already cover.
+        useful = covered(missing_by, [*caps, (ANY_KIND,)]) > have
+        if useful:
+            lacking = self._lacking(missing_by, caps)
+            if sit.crowd[BONUS] < BONUS_CROWD or not lacking:
+                return L.throw(ready[-1], BONUS)
+            k = min(lacking, key=lambda kind: (sit.crowd[INGREDIENT_SPACE[kind]], kind))
+            return L.throw(ready[0], INGREDIENT_SPACE[k])
+        planned = {k for missing in missing_by for k in missing}
+        surplus = [k for k in range(K) if sit.hand[k] > 0 and k not in planned and k != CHILI]
+        if surplus:
+            k = max(surplus, key=lambda kind: (sit.crowd[INGREDIENT_SPACE[kind]], kind))
+            return L.throw(ready[-1], INGREDIENT_SPACE[k])
+        return L.throw(ready[-1], BONUS)
+
+    @staticmethod
+    def _lacking(missing_by: tuple[list[int], ...], caps: Sequence[Cap]) -> list[int]:
+        """The kinds of the plan's next cards that no chip on the board covers yet."""
+        free = list(caps)
+        lacking = []
+        for missing in missing_by:
+            for k in missing:
+                pick = next((i for i, cap in enumerate(free) if k in cap), None)
+                if pick is None:
+                    pick = next((i for i, cap in enumerate(free) if ANY_KIND in cap), None)
+                if pick is None:
+                    lacking.append(k)
+                else:
+                    free.pop(pick)
+            if lacking:
+                return lacking
+        return lacking
+
+    # ------------------------------------------------------------------ cleaning
+    def _activate(self, sit: Situation, legal: Sequence[int]) -> int:
+        unused = {v: spaces for v, (status, spaces) in sit.mine.items() if status == ON_BOARD}
+        best, best_score = legal[-1], -1e18
+        for action_id in legal:
+            score = self._score(sit, unused, action_id)
+            if score > best_score:
+                best, best_score = action_id, score
+        return best
+
+    def _score(self, sit: Situation, unused: dict[int, tuple[int, ...]], action_id: int) -> float:
+        """The value of the round's end after this activation (decoded from the id layout)."""
+        hand, money, cooked = sit.hand, sit.money, sit.cooked
+        show, reserve, pending = sit.show, sit.reserve, 0
+        extra = 0.0
+        moved: tuple[int, tuple[int, ...]] | None = None
+        if action_id < L.sell_base:  # buy
+            v, k = divmod(action_id - L.buy_base, K)
+            hand = _plus(hand, k, 1)
+            money -= sit.costs[INGREDIENT_SPACE[k]]
+        elif action_id < L.bonus_base:  # sell
+            v, k = divmod(action_id - L.sell_base, K)
+            hand = _plus(hand, k, -1)
+            money += SELL * sit.costs[INGREDIENT_SPACE[k]]
+        elif action_id < L.place_base:  # bonus
+            v, k = divmod(action_id - L.bonus_base, K)
+            hand = _plus(hand, k, 1)
+        elif action_id < L.reserve_base:  # place
+            rest, space = divmod(action_id - L.place_base, S)
+            v, w = divmod(rest, V)
+            moved = (w, (space,))
+        elif action_id < L.head_chef_base:  # reserve
+            v = action_id - L.reserve_base
+            pending = 1
+        elif action_id < L.cook_base:  # head chef
+            v = action_id - L.head_chef_base
+            extra = HEAD_CHEF_VALUE
+        elif action_id < L.nothing_base:  # cook
+            rest, option = divmod(action_id - L.cook_base, C)
+            v, recipe = divmod(rest, R)
+            kinds = RECIPE_KINDS[recipe]
+            for j, kind in enumerate(kinds):
+                if option == 1 + j:
+                    hand = _plus(hand, CHILI, -CHILI_NEED)
+                else:
+                    hand = _plus(hand, kind, -1)
+            cooked += 1
+            if recipe in sit.show_ids:
+                show = tuple(item for item in show if item[0] != recipe)
+            else:
+                reserve = tuple(r for r in reserve if r != recipe)
+        else:  # nothing
+            v = action_id - L.nothing_base
+        rest_chips = dict(unused)
+        del rest_chips[v]
+        if moved is not None:
+            rest_chips[moved[0]] = moved[1]
+        spare = sit.spare_chip
+        if moved is not None and sit.mine[moved[0]][0] in sit.spare_status:
+            spare = sit.spares > 1  # the spare chip itself is laid down
+        caps = [caps_of(spaces, spare) for spaces in rest_chips.values()]
+        value = self._value(sit, hand, cooked, show, reserve, pending, money, caps)
+        # Plain activations use the cheapest chip, so dear chips keep others' prices up.
+        return value + extra - CHIP_VALUES[v] / 1e6
+
+
+def _plus(hand: tuple[int, ...], kind: int, count: int) -> tuple[int, ...]:
+    changed = list(hand)
+    changed[kind] += count
+    return tuple(changed)

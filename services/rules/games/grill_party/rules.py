@@ -7,6 +7,7 @@ none played turns the top score card face down), then (tactical variant) tuck ca
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -58,12 +59,22 @@ def blocked_cards(state: Any, seat: int) -> set[int]:
 #   my hand   1 for each card in the viewer's hand                                         cards
 #   phase     one-hot (exchange, play, tuck)                                               3
 #   turn      cards played this turn / hand_size, tactical variant, viewer to move         3
+#   outlook   what each exchange would leave, by (take, give) from the grill, then the     3 * (K * K + 1)
+#             grill as it is (an exchange with a player leaves it so): the viewer's hand
+#             cards playable there (not blocked by a face-up top card) / hand_size, all
+#             zeros for a spectator; then how many card kinds hold there / cards; then the
+#             most card kinds the next seat can make hold with one exchange from there
+#             (with the kinds in its stock) / cards. An exchange that cannot take (none of
+#             that kind on the grill) reads 0.
+# The outlook is a function of the fields above, given to the network ready-made: it lines up with
+# the exchange ids, so a policy learns to weigh exchanges without first learning the card conditions.
 PLAYER_SIZE = 1 + K + (K + 1) + 3 + (LAYOUT.cards + 1)
 MY_HAND_AT = K + gp.MAX_PLAYERS * PLAYER_SIZE
+OUTLOOK_SIZE = 3 * (K * K + 1)
 
 
 def observation_size() -> int:
-    return MY_HAND_AT + LAYOUT.cards + 3 + 3
+    return MY_HAND_AT + LAYOUT.cards + 3 + 3 + OUTLOOK_SIZE
 
 
 # `observation` joins the float32 bytes of these precomputed runs in layout order
@@ -86,6 +97,48 @@ _FLAG = (floats(0.0), floats(1.0))
 _PRESENT = _FLAG[1]
 _ABSENT_SEATS = [bytes(4 * PLAYER_SIZE * (gp.MAX_PLAYERS - n)) for n in range(gp.MAX_PLAYERS + 1)]  # [players]
 _NO_HAND = bytes(4 * LAYOUT.cards)
+
+# The outlook's tables. The grill always holds the same number of grillables (an exchange swaps one
+# for one), so it is one of few states: _GRILLS lists them, _HOLDS[g] is the bit mask of the cards
+# whose condition holds on state g, and _AFTER[g] the state after each (take, give) from the grill
+# (-1: nothing of that kind to take), then g itself.
+_GRILL_TOTAL = K * CONTENT.grill_per_kind
+_GRILLS = [c for c in itertools.product(range(_GRILL_TOTAL + 1), repeat=K) if sum(c) == _GRILL_TOTAL]
+_GRILL_INDEX = {c: g for g, c in enumerate(_GRILLS)}
+_HOLDS = [sum(1 << card.id for card in CARDS if condition_holds(card, c)) for c in _GRILLS]
+
+
+def _after(grill: tuple[int, ...], take: int, give: int) -> int:
+    if grill[take] == 0:
+        return -1
+    moved = list(grill)
+    moved[take] -= 1
+    moved[give] += 1
+    return _GRILL_INDEX[tuple(moved)]
+
+
+_AFTER = [[_after(c, take, give) for take in range(K) for give in range(K)] + [g] for g, c in enumerate(_GRILLS)]
+_NONE_PLAYABLE = floats(0.0)
+_KINDS_HOLDING = [  # [g]: the outlook's second half, how many card kinds hold after each exchange
+    b"".join(_NONE_PLAYABLE if a < 0 else floats(_HOLDS[a].bit_count() / LAYOUT.cards) for a in after)
+    for after in _AFTER
+]
+
+
+def _next_best(grill: int, gives: int) -> float:
+    """The most card kinds a seat whose stock holds the kinds in bit mask `gives` can make hold with
+    one exchange from grill state `grill` (an exchange with a player leaves the grill as it is)."""
+    reachable = [grill] + [
+        after for k, after in enumerate(_AFTER[grill][: K * K]) if after >= 0 and gives >> (k % K) & 1
+    ]
+    return max(_HOLDS[r].bit_count() for r in reachable) / LAYOUT.cards
+
+
+_NEXT_BEST = [  # [g][gives]: the outlook's third half, for the next seat's stock kinds `gives`
+    [b"".join(_NONE_PLAYABLE if a < 0 else floats(_next_best(a, gives)) for a in after) for gives in range(1 << K)]
+    for after in _AFTER
+]
+_NO_OUTLOOK = bytes(4 * (K * K + 1))
 
 
 class GrillParty(Engine):
@@ -361,6 +414,29 @@ class GrillParty(Engine):
             _FLAG[view.tactical],
             _FLAG[core.seat_to_move == viewer],
         )
+        grill_state = _GRILL_INDEX.get((grill[0], grill[1], grill[2], grill[3]))
+        if grill_state is None:  # not a grill the rules can reach: no outlook
+            runs += (_NO_OUTLOOK, _NO_OUTLOOK, _NO_OUTLOOK)
+        else:
+            if viewer >= 0:
+                usable = 0
+                for card in players[0].hand[:]:
+                    usable |= 1 << card
+                for p in players[1:]:
+                    if p.HasField("top_card"):
+                        usable &= ~(1 << p.top_card)
+                holds = _HOLDS
+                runs += [_NONE_PLAYABLE if a < 0 else per_hand[(holds[a] & usable).bit_count()]
+                         for a in _AFTER[grill_state]]
+            else:
+                runs.append(_NO_OUTLOOK)
+            runs.append(_KINDS_HOLDING[grill_state])
+            if n > 1:
+                stock = players[1].stock
+                gives = (stock[0] > 0) | (stock[1] > 0) << 1 | (stock[2] > 0) << 2 | (stock[3] > 0) << 3
+                runs.append(_NEXT_BEST[grill_state][gives])
+            else:
+                runs.append(_NO_OUTLOOK)
         obs = np.frombuffer(bytearray(b"".join(runs)), np.float32)
         if viewer >= 0:
             for card in players[0].hand[:]:

@@ -18,24 +18,30 @@ log = logging.getLogger(__name__)
 _CLASSES: dict[str, Any] = {}
 
 
-def heuristic_class(game_id: str) -> Any | None:
-    """The heuristic bot class of a game, or None when the game has none."""
-    if game_id in _CLASSES:
-        return _CLASSES[game_id]
+def find_game_class(package: str, game_id: str, suffix: str, cache: dict[str, Any]) -> Any | None:
+    """The class whose name ends in `suffix` defined in module `<package>.<game_id>`, or None when
+    the game has no such module (memoised in `cache`). The experts (workers/training/experts) use it too."""
+    if game_id in cache:
+        return cache[game_id]
     found = None
     try:
-        module = importlib.import_module(f"{__name__}.{game_id}")
+        module = importlib.import_module(f"{package}.{game_id}")
     except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{game_id}":
+        if exc.name != f"{package}.{game_id}":
             raise  # the module exists but one of its own imports is missing: a real bug
-        log.info("game %s has no heuristic bot; using the random bot", game_id)
+        log.info("game %s has no module in %s", game_id, package)
     else:
         for name, value in vars(module).items():
-            if name.endswith("Heuristic") and isinstance(value, type) and value.__module__ == module.__name__:
+            if name.endswith(suffix) and isinstance(value, type) and value.__module__ == module.__name__:
                 found = value
                 break
-    _CLASSES[game_id] = found
+    cache[game_id] = found
     return found
+
+
+def heuristic_class(game_id: str) -> Any | None:
+    """The heuristic bot class of a game, or None when the game has none."""
+    return find_game_class(__name__, game_id, "Heuristic", _CLASSES)
 
 
 def heuristic_bot(game_id: str, rng: random.Random) -> Bot:

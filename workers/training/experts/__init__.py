@@ -12,11 +12,10 @@ a teacher, not a difficulty: the workers never run it.
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any
 
-from workers.bots.heuristic import heuristic_bot
+from workers.bots.heuristic import find_game_class, heuristic_bot
 from workers.bots.interface import Bot
 
 _CLASSES: dict[str, Any] = {}
@@ -24,21 +23,7 @@ _CLASSES: dict[str, Any] = {}
 
 def expert_class(game_id: str) -> Any | None:
     """The expert bot class of a game, or None when the game has none."""
-    if game_id in _CLASSES:
-        return _CLASSES[game_id]
-    found = None
-    try:
-        module = importlib.import_module(f"{__name__}.{game_id}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{game_id}":
-            raise
-    else:
-        for name, value in vars(module).items():
-            if name.endswith("Expert") and isinstance(value, type) and value.__module__ == module.__name__:
-                found = value
-                break
-    _CLASSES[game_id] = found
-    return found
+    return find_game_class(__name__, game_id, "Expert", _CLASSES)
 
 
 def expert_bot(game_id: str, rng: random.Random) -> Bot:

@@ -46,6 +46,7 @@ from services.rules.games.license_to_grill.content import (
     RECIPES,
 )
 from sizzle.games.license_to_grill.v1 import license_to_grill_pb2 as pb
+from workers.bots.heuristic.license_to_grill import _snugness  # the same packing measure as the beginner
 
 PLACE_BASE = LAYOUT.place_base
 NEG = -1e9  # a plan that cannot be carried out (the food is ruined first)
@@ -116,19 +117,6 @@ def prepare_plan(card: int, cube: int, grill_ok: bool, steps: tuple[int, ...], h
 def _dish(fixed: float, plan: float) -> float:
     """A plan's dish points (a ruined dish scores nothing; a served one never below zero)."""
     return 0.0 if plan <= NEG / 2 else max(0.0, fixed + plan)
-
-
-def _snugness(cells: tuple[tuple[int, int], ...], occupied: int, area: geo.Area) -> float:
-    """Sides of the tile against an edge or another tile: compact packing leaves room for more."""
-    touching = 0
-    own = set(cells)
-    for r, c in cells:
-        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if (nr, nc) in own:
-                continue
-            if not (0 <= nr < area.rows and 0 <= nc < area.cols) or occupied >> (nr * area.cols + nc) & 1:
-                touching += 1
-    return touching / len(cells)
 
 
 class LicenseToGrillExpert:

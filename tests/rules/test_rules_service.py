@@ -66,7 +66,7 @@ def test_views_hide_other_hands(rules: rules_service_pb2_grpc.RulesServiceStub) 
     view = grill_party_pb2.View()
     seat_view.view.Unpack(view)
     assert len(view.players[0].hand) == 4 and len(view.players[1].hand) == 0
-    assert len(seat_view.observation) == 251  # docs/rules/grill_party.md: 251 floats
+    assert len(seat_view.observation) == 252  # docs/rules/grill_party.md: 252 floats
 
 
 def test_unknown_game(rules: rules_service_pb2_grpc.RulesServiceStub) -> None:

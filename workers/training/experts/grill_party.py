@@ -54,6 +54,8 @@ GRILL_TOTAL = 4  # the grill always holds four grillables
 MAX_SEATS = LAYOUT.sources
 
 Counts = tuple[int, ...]
+TIE = 1e-9  # exchanges scored within this of the best are equally good (one is picked at random)
+WIN = 1e9  # the score of an exchange that lets us play our last cards
 
 STATES: list[Counts] = [c for c in itertools.product(range(GRILL_TOTAL + 1), repeat=K) if sum(c) == GRILL_TOTAL]
 INDEX: dict[Counts, int] = {c: i for i, c in enumerate(STATES)}
@@ -254,6 +256,12 @@ class GrillPartyExpert:
 
     # ------------------------------------------------------------------ exchange
     def _best_exchange(self, view: Any, legal_actions: Sequence[int]) -> int:
+        scores = self.exchange_scores(view, legal_actions)
+        top = max(scores.values())
+        return self.rng.choice([a for a in legal_actions if scores[a] >= top - TIE])
+
+    def exchange_scores(self, view: Any, legal_actions: Sequence[int]) -> dict[int, float]:
+        """The score of every legal exchange (higher is better; WIN for one that plays our last cards)."""
         me = view.core.viewer
         n = view.core.num_players
         mine = view.players[me]
@@ -287,7 +295,7 @@ class GrillPartyExpert:
             if other.deck_size == 0:
                 finishing.append((step, _with_plate(other), other.hand_size))
 
-        best, best_score = legal_actions[0], float("-inf")
+        scores: dict[int, float] = {}
         for action_id in legal_actions:
             source, rest = divmod(action_id, K * K)
             take, give = divmod(rest, K)
@@ -296,7 +304,8 @@ class GrillPartyExpert:
             played = playable & HOLDS[leave]
             now = played.bit_count()
             if now == len(mine.hand) and mine.deck_size == 0:
-                return action_id  # our last cards: we win now
+                scores[action_id] = WIN  # our last cards: we win now
+                continue
             kept = hand & ~played
             score = per_card * now + self.FUTURE * future(leave, _support(new_stock), kept)
             opp_stock = _moved(next_stock, take, give) if source == 1 else next_stock
@@ -307,11 +316,8 @@ class GrillPartyExpert:
                     their_stock = _moved(their_stock, take, give)
                 chance = _finish_chance(_support(their_stock), left)
                 score -= self.STOP_FINISH * sum(p * chance[s] for s, p in DRIFT[step - 1][leave])
-            score -= self.EASE * _hardness(kept)
-            score += self.rng.random() * 1e-6  # break exact ties at random
-            if score > best_score:
-                best, best_score = action_id, score
-        return best
+            scores[action_id] = score - self.EASE * _hardness(kept)
+        return scores
 
     # ------------------------------------------------------------------ play order
     def _next_play(self, view: Any, plays: list[int]) -> int:

@@ -3,6 +3,8 @@
 Turn steps (rulebook "Game Play"): 1 the plate goes back into the stock (automatic; plates start
 empty), 2 exchange (compulsory, RULINGS.md), 3 play cards one at a time then stop (stopping with
 none played turns the top score card face down), then (tactical variant) tuck cards, 4 draw to four.
+Stalemate (ours): after `stalemate_rounds` rounds in a row with no card played the game ends, and
+every seat ranks by cards left.
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ def blocked_cards(state: Any, seat: int) -> set[int]:
 #               top score card one-hot (none: empty or face down, then the card ids)      cards + 1
 #   my hand   1 for each card in the viewer's hand                                         cards
 #   phase     one-hot (exchange, play, tuck)                                               3
-#   turn      cards played this turn / hand_size, tactical variant, viewer to move         3
+#   turn      cards played this turn / hand_size, tactical variant, viewer to move,       4
+#             quiet turns / the stalemate limit (stalemate_rounds x players)
 #   outlook   what each exchange would leave, by (take, give) from the grill, then the     3 * (K * K + 1)
 #             grill as it is (an exchange with a player leaves it so): the viewer's hand
 #             cards playable there (not blocked by a face-up top card) / hand_size, all
@@ -74,7 +77,7 @@ OUTLOOK_SIZE = 3 * (K * K + 1)
 
 
 def observation_size() -> int:
-    return MY_HAND_AT + LAYOUT.cards + 3 + 3 + OUTLOOK_SIZE
+    return MY_HAND_AT + LAYOUT.cards + 3 + 4 + OUTLOOK_SIZE
 
 
 # `observation` joins the float32 bytes of these precomputed runs in layout order
@@ -94,6 +97,10 @@ _PLATE = {pb.GRILLABLE_UNSPECIFIED: one_hot(0, K + 1)} | {g: one_hot(1 + k, K + 
 _TOP_CARD = [one_hot(t, LAYOUT.cards + 1) for t in range(LAYOUT.cards + 1)]  # [0: none, 1 + card id]
 _PHASE = {phase: one_hot(phase - 1 if phase else None, 3) for phase in pb.Phase.values()}
 _FLAG = (floats(0.0), floats(1.0))
+_QUIET = [  # [players][quiet turns]: quiet turns / the stalemate limit
+    [floats(q / (CONTENT.stalemate_rounds * n)) if n else b"" for q in range(CONTENT.stalemate_rounds * n + 1)]
+    for n in range(gp.MAX_PLAYERS + 1)
+]
 _PRESENT = _FLAG[1]
 _ABSENT_SEATS = [bytes(4 * PLAYER_SIZE * (gp.MAX_PLAYERS - n)) for n in range(gp.MAX_PLAYERS + 1)]  # [players]
 _NO_HAND = bytes(4 * LAYOUT.cards)
@@ -279,6 +286,9 @@ class GrillParty(Engine):
                     me.top_face_down = True
                     events.append(common_pb2.Event(seat=seat, text=f"seat {seat} turns its top score card face down"))
                 self._end_turn(state, seat)
+                if state.core.game_over:
+                    events.append(common_pb2.Event(
+                        seat=-1, text=f"no card played for {CONTENT.stalemate_rounds} rounds: stalemate"))
                 return events
             if state.tactical:
                 state.phase = pb.PHASE_TUCK
@@ -332,7 +342,13 @@ class GrillParty(Engine):
         ]
 
     def _end_turn(self, state: Any, seat: int) -> None:
-        nxt = (seat + 1) % state.core.num_players
+        """Counts a quiet turn (or ends the game in a stalemate), then hands over to the next seat."""
+        n = state.core.num_players
+        state.quiet_turns = 0 if state.cards_played_this_turn else state.quiet_turns + 1
+        if state.quiet_turns >= CONTENT.stalemate_rounds * n:
+            state.core.game_over = True  # stalemate: nobody can (or will) play; rank by cards left
+            return
+        nxt = (seat + 1) % n
         player = state.players[nxt]
         # Step 1 of the next turn: the plate goes back into the stock.
         if player.plate != pb.GRILLABLE_UNSPECIFIED:
@@ -351,9 +367,11 @@ class GrillParty(Engine):
             left = len(player.hand) + len(player.deck)
             keys.append((1.0 if seat == state.supergrillmaster else 0.0, -float(left)))
         scores = [len(p.score_pile) for p in state.players]
-        return ranked_outcome(
-            keys, scores, f"seat {state.supergrillmaster} played all its cards; the others rank by cards left"
-        )
+        if state.supergrillmaster < 0:
+            reason = f"stalemate: no card played for {CONTENT.stalemate_rounds} rounds; every seat ranks by cards left"
+        else:
+            reason = f"seat {state.supergrillmaster} played all its cards; the others rank by cards left"
+        return ranked_outcome(keys, scores, reason)
 
     # ------------------------------------------------------------------ views
     def view(self, state: Any, seat: int) -> pb.View:
@@ -363,6 +381,7 @@ class GrillParty(Engine):
             phase=state.phase,
             cards_played_this_turn=state.cards_played_this_turn,
             tactical=state.tactical,
+            quiet_turns=state.quiet_turns,
         )
         for other, player in enumerate(state.players):
             pv = view.players.add(
@@ -413,6 +432,7 @@ class GrillParty(Engine):
             per_hand[view.cards_played_this_turn],
             _FLAG[view.tactical],
             _FLAG[core.seat_to_move == viewer],
+            _QUIET[n][view.quiet_turns],
         )
         grill_state = _GRILL_INDEX.get((grill[0], grill[1], grill[2], grill[3]))
         if grill_state is None:  # not a grill the rules can reach: no outlook
@@ -479,6 +499,7 @@ class GrillParty(Engine):
         per_kind = CONTENT.grill_per_kind + n * CONTENT.stock_per_kind
         assert totals == [per_kind] * K, "grillables were created or lost"
         assert state.phase in (pb.PHASE_EXCHANGE, pb.PHASE_PLAY, pb.PHASE_TUCK), "unknown phase"
+        assert 0 <= state.quiet_turns <= CONTENT.stalemate_rounds * n, "quiet turns out of range"
 
     # ------------------------------------------------------------------ words
     def describe_action(self, state: Any, seat: int, action: Any) -> str:
@@ -504,6 +525,9 @@ class GrillParty(Engine):
             "GAME OVER" if view.core.game_over else f"seat {view.core.seat_to_move} to move ({phase})"
         )]
         lines.append(f"  grill: {stock_text(view.grill)}")
+        if view.quiet_turns:
+            limit = CONTENT.stalemate_rounds * view.core.num_players
+            lines.append(f"  no card played for {view.quiet_turns} turns (stalemate at {limit})")
         for p in view.players:
             me = " (you)" if p.seat == view.core.viewer else ""
             top = card_name(p.top_card) if p.HasField("top_card") else ("face down" if p.score_pile_size else "-")

@@ -45,32 +45,21 @@ from typing import Any
 import numpy as np
 
 from services.rules.games.grill_party.content import LAYOUT
-from services.rules.games.grill_party.rules import CARDS, GRILLABLES, condition_holds
+from services.rules.games.grill_party.rules import GRILL_INDEX as INDEX
+from services.rules.games.grill_party.rules import GRILL_STATES as STATES
+from services.rules.games.grill_party.rules import GRILLABLES, HOLDS
 from sizzle.games.grill_party.v1 import grill_party_pb2 as pb
 
 K = LAYOUT.kinds
 PLAY_BASE = LAYOUT.play_base
-GRILL_TOTAL = 4  # the grill always holds four grillables
 MAX_SEATS = LAYOUT.sources
 
 Counts = tuple[int, ...]
 TIE = 1e-9  # exchanges scored within this of the best are equally good (one is picked at random)
 WIN = 1e9  # the score of an exchange that lets us play our last cards
 
-STATES: list[Counts] = [c for c in itertools.product(range(GRILL_TOTAL + 1), repeat=K) if sum(c) == GRILL_TOTAL]
-INDEX: dict[Counts, int] = {c: i for i, c in enumerate(STATES)}
-
-
-def _holds_mask(counts: Counts) -> int:
-    mask = 0
-    for card in CARDS:
-        if condition_holds(card, counts):
-            mask |= 1 << card.id
-    return mask
-
-
-# For every grill (by state index): the bit mask of the card ids whose condition holds there.
-HOLDS: list[int] = [_holds_mask(c) for c in STATES]
+# The grill states (STATES, INDEX) and, for each, the bit mask of the cards whose condition holds
+# there (HOLDS) are the rules' own tables (the observation's outlook is built from them).
 # For every card: the share of the 35 grills on which it can be played.
 EASE = [sum(m >> c & 1 for m in HOLDS) / len(HOLDS) for c in range(LAYOUT.cards)]
 

@@ -106,13 +106,13 @@ _ABSENT_SEATS = [bytes(4 * PLAYER_SIZE * (gp.MAX_PLAYERS - n)) for n in range(gp
 _NO_HAND = bytes(4 * LAYOUT.cards)
 
 # The outlook's tables. The grill always holds the same number of grillables (an exchange swaps one
-# for one), so it is one of few states: _GRILLS lists them, _HOLDS[g] is the bit mask of the cards
+# for one), so it is one of few states: GRILL_STATES lists them, HOLDS[g] is the bit mask of the cards
 # whose condition holds on state g, and _AFTER[g] the state after each (take, give) from the grill
 # (-1: nothing of that kind to take), then g itself.
 _GRILL_TOTAL = K * CONTENT.grill_per_kind
-_GRILLS = [c for c in itertools.product(range(_GRILL_TOTAL + 1), repeat=K) if sum(c) == _GRILL_TOTAL]
-_GRILL_INDEX = {c: g for g, c in enumerate(_GRILLS)}
-_HOLDS = [sum(1 << card.id for card in CARDS if condition_holds(card, c)) for c in _GRILLS]
+GRILL_STATES = [c for c in itertools.product(range(_GRILL_TOTAL + 1), repeat=K) if sum(c) == _GRILL_TOTAL]
+GRILL_INDEX = {c: g for g, c in enumerate(GRILL_STATES)}
+HOLDS = [sum(1 << card.id for card in CARDS if condition_holds(card, c)) for c in GRILL_STATES]
 
 
 def _after(grill: tuple[int, ...], take: int, give: int) -> int:
@@ -121,13 +121,13 @@ def _after(grill: tuple[int, ...], take: int, give: int) -> int:
     moved = list(grill)
     moved[take] -= 1
     moved[give] += 1
-    return _GRILL_INDEX[tuple(moved)]
+    return GRILL_INDEX[tuple(moved)]
 
 
-_AFTER = [[_after(c, take, give) for take in range(K) for give in range(K)] + [g] for g, c in enumerate(_GRILLS)]
+_AFTER = [[_after(c, take, give) for take in range(K) for give in range(K)] + [g] for g, c in enumerate(GRILL_STATES)]
 _NONE_PLAYABLE = floats(0.0)
 _KINDS_HOLDING = [  # [g]: the outlook's second half, how many card kinds hold after each exchange
-    b"".join(_NONE_PLAYABLE if a < 0 else floats(_HOLDS[a].bit_count() / LAYOUT.cards) for a in after)
+    b"".join(_NONE_PLAYABLE if a < 0 else floats(HOLDS[a].bit_count() / LAYOUT.cards) for a in after)
     for after in _AFTER
 ]
 
@@ -138,7 +138,7 @@ def _next_best(grill: int, gives: int) -> float:
     reachable = [grill] + [
         after for k, after in enumerate(_AFTER[grill][: K * K]) if after >= 0 and gives >> (k % K) & 1
     ]
-    return max(_HOLDS[r].bit_count() for r in reachable) / LAYOUT.cards
+    return max(HOLDS[r].bit_count() for r in reachable) / LAYOUT.cards
 
 
 _NEXT_BEST = [  # [g][gives]: the outlook's third half, for the next seat's stock kinds `gives`
@@ -434,7 +434,7 @@ class GrillParty(Engine):
             _FLAG[core.seat_to_move == viewer],
             _QUIET[n][view.quiet_turns],
         )
-        grill_state = _GRILL_INDEX.get((grill[0], grill[1], grill[2], grill[3]))
+        grill_state = GRILL_INDEX.get((grill[0], grill[1], grill[2], grill[3]))
         if grill_state is None:  # not a grill the rules can reach: no outlook
             runs += (_NO_OUTLOOK, _NO_OUTLOOK, _NO_OUTLOOK)
         else:
@@ -445,7 +445,7 @@ class GrillParty(Engine):
                 for p in players[1:]:
                     if p.HasField("top_card"):
                         usable &= ~(1 << p.top_card)
-                holds = _HOLDS
+                holds = HOLDS
                 runs += [_NONE_PLAYABLE if a < 0 else per_hand[(holds[a] & usable).bit_count()]
                          for a in _AFTER[grill_state]]
             else:

@@ -23,6 +23,9 @@ ACTIONS_APPLIED = Counter("sizzle_actions_applied_total", "Actions applied, by g
                           ["game", "actor"])
 ACTIONS_REJECTED = Counter("sizzle_actions_rejected_total", "Actions refused, by game and ErrorInfo reason",
                            ["game", "reason"])
+BOT_DISPATCH_FAILURES = Counter("sizzle_bot_dispatch_failures_total",
+                                "Bot turns the match service could not enqueue (its deadline retries them), by game",
+                                ["game"])
 STORE_OPERATION = Histogram(
     "sizzle_store_operation_duration_seconds", "Store operation latency, by store kind and operation",
     ["store", "operation"], buckets=_LATENCY_BUCKETS,

@@ -8,6 +8,7 @@ its next deadline and dispatch a bot when a bot seat is to move.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -117,6 +118,14 @@ class Matches:
         engine = registry.get_engine(record.match.game_id)
         return Loaded(record, engine, engine.State.FromString(record.state))
 
+    def _committed_here(self, match_id: str, version: int) -> Loaded | None:
+        """The match at `version` when this process holds it (it committed that version or read it
+        for its watchers), else None. A version never changes, so an action can be applied to it
+        without a read: when the match has moved on meanwhile, the compare-and-set of the commit
+        refuses it and the caller is answered as after a read."""
+        loaded = self.shared.peek((match_id, "record", version))
+        return loaded if loaded is not None and loaded.match.version == version else None
+
     # ------------------------------------------------------------------ identity
     def seat_of(self, identity: Identity | None, loaded: Loaded, bot_seat: int = -1) -> Actor | None:
         """The seat the caller acts for in this match, or None for a spectator."""
@@ -180,6 +189,7 @@ class Matches:
             common_pb2.Event(seat=-1, text=f"{engine.spec.display_name} for {len(seats)} created")])
         self._start_if_full(record, engine, state)
         await self.store.create(record, entry)
+        self.shared.put((match.match_id, "record", match.version), Loaded(record, engine, state))
         await self._after_commit(record, engine, state, previous=None)
         return mpb.CreateMatchResponse(match=record.match, seat_tokens=tokens)
 
@@ -279,6 +289,17 @@ class Matches:
             raise GameError(R.ERROR_REASON_WRONG_SEAT, "submitting needs a seat token or the bot credential")
         request_key = digest(request.request_id.encode())
         request_hash = digest(request.SerializeToString(deterministic=True))
+        held = self._committed_here(request.match_id, request.expected_version)
+        if held is not None:
+            # The version the request names is held here: no read. A refusal or a lost race is decided
+            # again below on the latest version, so every answer is the one a read would have given.
+            with contextlib.suppress(GameError):
+                actor = self.seat_of(identity, held, request.seat)
+                assert actor is not None
+                prepared = self._prepared(held, actor, request)
+                answer = await self._committed_action(held, actor, request, prepared, (request_key, request_hash))
+                if answer is not None:
+                    return answer
         loaded = await self.load(request.match_id)
         if request.expected_version != loaded.match.version:
             # A retry of a request that was applied sees a newer version: answer it as the first time.
@@ -287,39 +308,14 @@ class Matches:
                 return await self._replayed(loaded, prior, request_hash)
         actor = self.seat_of(identity, loaded, request.seat)
         assert actor is not None
-        match = loaded.match
-        game = match.game_id
+        game = loaded.match.game_id
         try:
-            if match.status == FINISHED:
-                raise GameError(R.ERROR_REASON_GAME_OVER, "the match is over")
-            if match.status == WAITING:
-                raise GameError(R.ERROR_REASON_MATCH_NOT_STARTED, "the match is waiting for players")
-            if request.expected_version != match.version:
-                raise GameError(R.ERROR_REASON_STALE_VERSION,
-                                f"the match is at version {match.version}, not {request.expected_version}",
-                                {"current_version": str(match.version)})
-            if which == "action_id":
-                action: Any = request.action_id
-            else:
-                from services.rules.service import unpack_action
-
-                action = unpack_action(loaded.engine, request.structured)
-            state = loaded.engine.State()
-            state.CopyFrom(loaded.state)
-            events = loaded.engine.apply(state, actor.seat, action)
+            prepared = self._prepared(loaded, actor, request)
         except GameError as error:
             metrics.ACTIONS_REJECTED.labels(game, error.reason_name).inc()
             raise
-        action_id = action if which == "action_id" else loaded.engine.action_to_id(loaded.state, actor.seat, action)
-        record = spb.StoredMatch()
-        record.CopyFrom(loaded.record)
-        response = mpb.SubmitActionResponse(events=visible_events(events, actor.seat))
-        result = await self._commit(
-            loaded, record, state, actor.seat, events, action_id=-1 if action_id is None else action_id,
-            structured=action if which == "structured" else None, request=(request_key, request_hash),
-            response=response,
-        )
-        if result is None:
+        answer = await self._committed_action(loaded, actor, request, prepared, (request_key, request_hash))
+        if answer is None:
             prior = await self.store.answer(request.match_id, request_key, request.expected_version + 1)
             if prior is not None:
                 return await self._replayed(await self.load(request.match_id), prior, request_hash)
@@ -327,7 +323,49 @@ class Matches:
             metrics.ACTIONS_REJECTED.labels(game, "STALE_VERSION").inc()
             raise GameError(R.ERROR_REASON_STALE_VERSION, f"the match moved on to version {current}",
                             {"current_version": str(current)})
-        metrics.ACTIONS_APPLIED.labels(game, "bot" if actor.is_bot else "human").inc()
+        return answer
+
+    def _prepared(self, loaded: Loaded, actor: Actor, request: mpb.SubmitActionRequest) -> tuple[Any, Any, list[Any]]:
+        """The request's action applied to a copy of the loaded state: (action, new state, events).
+        A refusal raises GameError."""
+        match = loaded.match
+        if match.status == FINISHED:
+            raise GameError(R.ERROR_REASON_GAME_OVER, "the match is over")
+        if match.status == WAITING:
+            raise GameError(R.ERROR_REASON_MATCH_NOT_STARTED, "the match is waiting for players")
+        if request.expected_version != match.version:
+            raise GameError(R.ERROR_REASON_STALE_VERSION,
+                            f"the match is at version {match.version}, not {request.expected_version}",
+                            {"current_version": str(match.version)})
+        if request.WhichOneof("action") == "action_id":
+            action: Any = request.action_id
+        else:
+            from services.rules.service import unpack_action
+
+            action = unpack_action(loaded.engine, request.structured)
+        state = loaded.engine.State()
+        state.CopyFrom(loaded.state)
+        events = loaded.engine.apply(state, actor.seat, action)
+        return action, state, events
+
+    async def _committed_action(self, loaded: Loaded, actor: Actor, request: mpb.SubmitActionRequest,
+                                prepared: tuple[Any, Any, list[Any]],
+                                request_digests: tuple[bytes, bytes]) -> mpb.SubmitActionResponse | None:
+        """Commits a prepared action on top of `loaded`: the answer, or None when the match moved on
+        first (the compare-and-set refused it)."""
+        action, state, events = prepared
+        structured = request.WhichOneof("action") == "structured"
+        action_id = loaded.engine.action_to_id(loaded.state, actor.seat, action) if structured else action
+        record = spb.StoredMatch()
+        record.CopyFrom(loaded.record)
+        response = mpb.SubmitActionResponse(events=visible_events(events, actor.seat))
+        result = await self._commit(
+            loaded, record, state, actor.seat, events, action_id=-1 if action_id is None else action_id,
+            structured=action if structured else None, request=request_digests, response=response,
+        )
+        if result is None:
+            return None
+        metrics.ACTIONS_APPLIED.labels(loaded.match.game_id, "bot" if actor.is_bot else "human").inc()
         return response
 
     async def _replayed(self, loaded: Loaded, prior: spb.LogEntry, request_hash: bytes) -> mpb.SubmitActionResponse:
@@ -489,7 +527,7 @@ class Matches:
         match = record.match
         now = self.clock()
         due = self._next_deadline(match)
-        if due > now:
+        if not due or due > now:  # not yet, or a stale entry of a version that had a deadline: none now
             await self.store.schedule(match_id, due)
             return
         loaded = await self.load(match_id)
@@ -523,22 +561,24 @@ class Matches:
         if last < loaded.match.version:  # a watcher that resumes: what it missed, made again
             state, missed = await self._state_at(loaded, last)
             made = self._advance_to(loaded.engine, state, missed, loaded.match.version)
-        while True:
-            view, rendering, legal = await self._seat_view(loaded, seat)
-            yield mpb.WatchMatchResponse(match=loaded.match, events=visible_events(made, seat), view=view,
-                                         rendering=rendering, legal_actions=legal, seat=seat)
-            last = loaded.match.version
-            if loaded.match.status == FINISHED:
-                return
-            version = last
-            while version <= last:
-                version = await self.store.wait(match_id, last, timeout=5.0)
-                if version < 0:
-                    raise not_found(match_id)  # expired while watched
-            before = loaded
-            loaded = await self.shared.get((match_id, "record", version), lambda: self.load(match_id))
-            upto = loaded.match.version
-            made = await self.shared.get((match_id, "events", last, upto), partial(self._events_after, before, upto))
+        async with self.store.watching(match_id):
+            while True:
+                view, rendering, legal = await self._seat_view(loaded, seat)
+                yield mpb.WatchMatchResponse(match=loaded.match, events=visible_events(made, seat), view=view,
+                                             rendering=rendering, legal_actions=legal, seat=seat)
+                last = loaded.match.version
+                if loaded.match.status == FINISHED:
+                    return
+                version = last
+                while version <= last:
+                    version = await self.store.wait(match_id, last, timeout=5.0)
+                    if version < 0:
+                        raise not_found(match_id)  # expired while watched
+                before = loaded
+                loaded = await self.shared.get((match_id, "record", version), lambda: self.load(match_id))
+                upto = loaded.match.version
+                made = await self.shared.get((match_id, "events", last, upto),
+                                             partial(self._events_after, before, upto))
 
     async def _events_after(self, before: Loaded, upto: int) -> list[common_pb2.Event]:
         """The events of the versions after `before` up to `upto`, made again from `before`'s state

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -274,6 +275,20 @@ class RedisStore(MatchStore):
     async def _version(self, match_id: str) -> int:
         raw = await self.client.hget(self._match_key(match_id), "v")
         return -1 if raw is None else int(raw)
+
+    @contextlib.asynccontextmanager
+    async def watching(self, match_id: str) -> AsyncIterator[None]:
+        # The stream's own reference keeps the channel subscribed, and its newest version known,
+        # between waits: a wait then sends nothing to Redis (no SUBSCRIBE, read or UNSUBSCRIBE).
+        channel = self._channel(match_id)
+        try:
+            await self._notifier.subscribe(channel)
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        try:
+            yield
+        finally:
+            await self._notifier.unsubscribe(channel)
 
     async def wait(self, match_id: str, after_version: int, timeout: float) -> int:
         channel = self._channel(match_id)

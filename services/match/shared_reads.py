@@ -45,6 +45,13 @@ class SharedReads:
         while len(self._items) > self.size:
             self._items.popitem(last=False)
 
+    def peek(self, key: Hashable) -> Any:
+        """The value under `key` when it is already there (no read started), else None."""
+        future = self._items.get(key)
+        if future is None or not future.done() or future.cancelled() or future.exception() is not None:
+            return None
+        return future.result()
+
     def _forget_failure(self, key: Hashable, done: asyncio.Future[Any]) -> None:
         if (done.cancelled() or done.exception() is not None) and self._items.get(key) is done:
             del self._items[key]

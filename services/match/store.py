@@ -90,6 +90,13 @@ class MatchStore(ABC):
     async def wait(self, match_id: str, after_version: int, timeout: float) -> int:
         """Returns the current version as soon as it exceeds `after_version`, or at the timeout."""
 
+    @asynccontextmanager
+    async def watching(self, match_id: str) -> AsyncIterator[None]:
+        """Held by a watcher for the whole of its stream, around its `wait`s: a store that hears of
+        new versions through a subscription (Redis pub/sub) subscribes once per stream instead of once
+        per version. This store needs nothing."""
+        yield
+
     @abstractmethod
     async def list_matches(self, game_id: str, status: int, cursor: str, limit: int) -> Page:
         """Matches of a game ('' any) and status, newest first."""

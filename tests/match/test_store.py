@@ -80,6 +80,50 @@ def test_redis_commit_wakes_this_process_watchers_without_pubsub(redis_url: str,
     asyncio.run(main())
 
 
+def test_redis_a_watcher_stays_subscribed_for_its_whole_stream(redis_url: str, redis_prefix: str) -> None:
+    """Between two versions a watching stream keeps its channel subscribed and its version known, so
+    a wait sends Redis nothing (it used to SUBSCRIBE, read the version and UNSUBSCRIBE per version);
+    the subscription ends with the stream. Redis itself counts the subscribers (PUBSUB NUMSUB)."""
+    import redis
+
+    from tests.match.store_suite import entry, record
+
+    client = redis.Redis.from_url(redis_url)
+    channel = f"{redis_prefix}:{{s}}:wake"
+
+    def subscribers() -> int:
+        return int(dict(client.pubsub_numsub(channel))[channel.encode()])
+
+    async def main() -> None:
+        store = RedisStore(redis_url, redis_prefix, 3600)
+        try:
+            await store.create(record("s"), entry(0))
+            async with store.watching("s"):
+                for version in (1, 2, 3):
+                    assert subscribers() == 1  # between waits too
+                    assert (await store.commit(record("s", version), version - 1, entry(version))).committed
+                    assert await store.wait("s", version - 1, timeout=3.0) == version
+                    sent: list[tuple[Any, ...]] = []
+                    for connection in (store.client, store._notifier._pubsub):
+                        send = connection.execute_command
+
+                        async def counted(*args: Any, _send: Any = send, _sent: list[Any] = sent, **kwargs: Any) -> Any:
+                            _sent.append(args)
+                            return await _send(*args, **kwargs)
+
+                        connection.execute_command = counted
+                    assert await store.wait("s", version - 1, timeout=3.0) == version
+                    for connection in (store.client, store._notifier._pubsub):
+                        del connection.execute_command  # the class's own again
+                    assert sent == [], "a wait of a watched match sent Redis a command"
+            await asyncio.sleep(0.1)
+            assert subscribers() == 0
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
 @pytest.fixture(scope="module")
 def redis_cluster() -> Iterator[RedisCluster]:
     cluster = RedisCluster(3)

@@ -67,6 +67,25 @@ def test_hard_is_deterministic_and_easy_varies(game_id: str) -> None:
     assert len(picks) > 1, "easy should sample, not always pick the same"
 
 
+@pytest.mark.parametrize("game_id", SHIPPED)
+def test_hard_takes_the_legal_id_of_the_highest_logit(game_id: str) -> None:
+    """Few legal ids are compared one by one, many are gathered: both give the first best legal id
+    of the model's own logits."""
+    import numpy as np
+
+    engine = get_engine(game_id)
+    hard = OnnxPolicy(game_id, "hard", random.Random(1))
+    session = hard.model.session
+    name = session.get_inputs()[0].name
+    for view, legal in random_positions(game_id, POSITIONS_PER_GAME, seed=5):
+        observation = engine.observation(view)
+        logits = session.run(None, {name: observation[None]})[0][0]
+        expected = legal[int(np.argmax(logits[legal]))]
+        assert hard.choose(observation, legal) == expected
+        many = list(range(engine.spec.num_distinct_actions))  # every id: the gathering path
+        assert hard.choose(observation, many) == int(np.argmax(logits))
+
+
 def test_difficulty_parsing() -> None:
     assert Difficulty.parse("HARD") is Difficulty.HARD
     with pytest.raises(ValueError):

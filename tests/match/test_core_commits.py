@@ -10,13 +10,12 @@ import uuid
 
 import pytest
 
-from services.kit.config import Config
 from services.kit.errors import GameError
 from services.match.core import Matches
-from services.match.tokens import SEAT, Identity, TokenSigner
+from services.match.tokens import SEAT, Identity
 from sizzle.common.v1 import common_pb2
 from sizzle.match.v1 import match_service_pb2 as mpb
-from tests.match.test_log_replay import Clock, CountingStore, create, new_core
+from tests.match.test_log_replay import CountingStore, create, new_core, replicas
 
 
 def seat_identity(match_id: str, seat: int) -> Identity:
@@ -33,7 +32,7 @@ def request_at(core: Matches, loaded: object, rng: random.Random, request_id: st
 def test_an_action_on_the_version_this_process_committed_reads_nothing() -> None:
     async def main() -> None:
         store = CountingStore()
-        core = Matches(Config(), store, TokenSigner("k" * 32, 3600), clock=Clock())
+        (core,) = replicas(store, 1)
         match_id = await create(core, "hibachi", 3)
         rng = random.Random(2)
         loaded = await core.load(match_id)
@@ -54,9 +53,7 @@ def test_a_replica_holding_an_old_version_is_refused_and_answers_a_retry() -> No
     to A gets B's answer."""
     async def main() -> None:
         store = CountingStore()
-        signer, clock = TokenSigner("k" * 32, 3600), Clock()
-        a = Matches(Config(), store, signer, clock=clock)
-        b = Matches(Config(), store, signer, clock=clock)
+        a, b = replicas(store)
         match_id = await create(a, "grill_party", 2)
         rng = random.Random(4)
         first = request_at(a, await a.load(match_id), rng)

@@ -29,6 +29,12 @@ class Clock:
         return self.now
 
 
+def replicas(store: MemoryStore, count: int = 2) -> list[Matches]:
+    """Match-service replicas sharing one store, one token key and one clock."""
+    signer, clock = TokenSigner("k" * 32, 3600), Clock()
+    return [Matches(Config(), store, signer, clock=clock) for _ in range(count)]
+
+
 def new_core() -> tuple[Matches, Clock]:
     clock = Clock()
     return Matches(Config(), MemoryStore(), TokenSigner("k" * 32, 3600), clock=clock), clock
@@ -145,9 +151,7 @@ def test_a_watcher_where_the_action_was_committed_reads_nothing_and_sees_what_ot
     reads it from the store. Both send the same updates."""
     async def main() -> None:
         store = CountingStore()
-        signer, clock = TokenSigner("k" * 32, 3600), Clock()
-        committer = Matches(Config(), store, signer, clock=clock)
-        elsewhere = Matches(Config(), store, signer, clock=clock)
+        committer, elsewhere = replicas(store)
         match_id = await create(committer, "hibachi", 3)
         request = mpb.WatchMatchRequest(match_id=match_id, from_version=-1)
         here, there = committer.watch(None, request), elsewhere.watch(None, request)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+from google.protobuf import field_mask_pb2
 
 from services.kit.errors import error_info
 from services.rules import registry
@@ -28,6 +29,7 @@ from sizzle.matchmaking.v1 import matchmaking_service_pb2_grpc
 
 HUMAN = mpb.SeatSpec(kind=mpb.SEAT_KIND_HUMAN)
 BOT = mpb.SeatSpec(kind=mpb.SEAT_KIND_BOT, difficulty=mpb.DIFFICULTY_EASY)
+MATCH_ONLY = field_mask_pb2.FieldMask(paths=["match"])  # GetMatch: the match resource alone
 
 
 @dataclass
@@ -226,7 +228,8 @@ async def verify(channel: grpc.aio.Channel, stats: Stats, drain_seconds: float) 
     pending = set(stats.matches)
     while pending and time.monotonic() < deadline:
         for match_id in list(pending):
-            match = (await stub.GetMatch(mpb.GetMatchRequest(match_id=match_id), timeout=10)).match
+            request = mpb.GetMatchRequest(match_id=match_id, read_mask=MATCH_ONLY)
+            match = (await stub.GetMatch(request, timeout=10)).match
             if match.status != mpb.MATCH_STATUS_RUNNING:
                 pending.discard(match_id)
                 if match.status == mpb.MATCH_STATUS_FINISHED:

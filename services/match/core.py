@@ -71,6 +71,22 @@ def pack(message: Any) -> any_pb2.Any:
     return packed
 
 
+# The paths a GetMatch read mask may name; an empty mask fills every field but the ids-only form.
+READ_PATHS = ("match", "seat", "view", "rendering", "legal_actions", "legal_actions.action_id")
+_ALL_FIELDS = frozenset(READ_PATHS[:-1])
+
+
+def read_fields(mask: Any) -> frozenset[str]:
+    """The GetMatchResponse fields a read mask asks for; INVALID_REQUEST for a path it cannot name."""
+    if not mask.paths:
+        return _ALL_FIELDS
+    unknown = [path for path in mask.paths if path not in READ_PATHS]
+    if unknown:
+        raise GameError(R.ERROR_REASON_INVALID_REQUEST,
+                        f"read_mask names {', '.join(map(repr, unknown))}; it may name {', '.join(READ_PATHS)}")
+    return frozenset(mask.paths)
+
+
 def not_found(match_id: str) -> GameError:
     return GameError(R.ERROR_REASON_UNKNOWN_MATCH, f"no match {match_id!r}", {"match_id": match_id})
 
@@ -238,22 +254,41 @@ class Matches:
                 return mpb.JoinMatchResponse(match=record.match, seat=seat, seat_token=token)
 
     # ------------------------------------------------------------------ reading
+    @staticmethod
+    def legal_actions_open(loaded: Loaded, seat: int) -> bool:
+        """Whether `seat` has legal actions now (the match runs and the seat is to move)."""
+        return loaded.match.status == RUNNING and seat >= 0 and loaded.state.core.seat_to_move == seat
+
     def legal_actions(self, loaded: Loaded, seat: int) -> list[rpb.LegalAction]:
-        if loaded.match.status != RUNNING or seat < 0 or loaded.state.core.seat_to_move != seat:
+        if not self.legal_actions_open(loaded, seat):
             return []
         return [
             rpb.LegalAction(action_id=i, action=pack(a), description=d)
             for i, a, d in loaded.engine.legal_action_descriptions(loaded.state)
         ]
 
-    async def get(self, identity: Identity | None, match_id: str, bot_seat: int = -1) -> mpb.GetMatchResponse:
-        loaded = await self.load(match_id)
-        actor = self.seat_of(identity, loaded, bot_seat)
+    async def get(self, identity: Identity | None, request: mpb.GetMatchRequest) -> mpb.GetMatchResponse:
+        fields = read_fields(request.read_mask)
+        loaded = await self.load(request.match_id)
+        actor = self.seat_of(identity, loaded, request.seat)
         seat = actor.seat if actor else -1
-        view = loaded.engine.view(loaded.state, seat)
-        return mpb.GetMatchResponse(match=loaded.match, seat=seat, view=pack(view),
-                                    rendering=loaded.engine.render(view),
-                                    legal_actions=self.legal_actions(loaded, seat))
+        response = mpb.GetMatchResponse()
+        if "match" in fields:
+            response.match.CopyFrom(loaded.match)
+        if "seat" in fields:
+            response.seat = seat
+        if "view" in fields or "rendering" in fields:
+            view = loaded.engine.view(loaded.state, seat)
+            if "view" in fields:
+                response.view.Pack(view)
+            if "rendering" in fields:
+                response.rendering = loaded.engine.render(view)
+        if "legal_actions" in fields:
+            response.legal_actions.extend(self.legal_actions(loaded, seat))
+        elif "legal_actions.action_id" in fields and self.legal_actions_open(loaded, seat):
+            ids = loaded.engine.legal_actions(loaded.state)
+            response.legal_actions.extend(rpb.LegalAction(action_id=i) for i in ids)
+        return response
 
     async def bot_turn(self, match_id: str, seat: int) -> tuple[Loaded, Any, list[int]]:
         """What a bot playing `seat` sees: the match, its view, its legal action ids."""

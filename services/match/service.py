@@ -57,7 +57,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         return await self.matches.join(identity, request)
 
     async def GetMatch(self, request: mpb.GetMatchRequest, context: Any) -> mpb.GetMatchResponse:
-        return await self.matches.get(caller(self.signer, context, required=False), request.match_id, request.seat)
+        return await self.matches.get(caller(self.signer, context, required=False), request)
 
     async def ListMatches(self, request: mpb.ListMatchesRequest, context: Any) -> mpb.ListMatchesResponse:
         return await self.matches.list_matches(request)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
+from google.protobuf import field_mask_pb2
 from openskill.models import PlackettLuce
 
 from services.kit.config import Config
@@ -31,6 +32,7 @@ DIFFICULTIES = tuple(BOT_START)
 WATCH_LEASE_MS = 15_000
 WATCH_STREAM_SECONDS = 30.0
 TICK_SECONDS = 0.5
+MATCH_ONLY = field_mask_pb2.FieldMask(paths=["match"])  # GetMatch: the match resource alone
 
 
 def bot_id(difficulty: int) -> str:
@@ -167,7 +169,8 @@ class RatingKeeper:
         timeout = self.config.call_timeout_seconds
         while True:
             try:
-                got = await self.stub.GetMatch(mpb.GetMatchRequest(match_id=match_id), timeout=timeout)
+                got = await self.stub.GetMatch(mpb.GetMatchRequest(match_id=match_id, read_mask=MATCH_ONLY),
+                                               timeout=timeout)
                 if got.match.status == mpb.MATCH_STATUS_FINISHED:
                     return got.match  # type: ignore[no-any-return]
                 stream = self.stub.WatchMatch(mpb.WatchMatchRequest(match_id=match_id, from_version=got.match.version),

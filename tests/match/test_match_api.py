@@ -11,6 +11,7 @@ import grpc
 import jwt
 import pytest
 import redis
+from google.protobuf import field_mask_pb2
 
 from services.app import Deps, create_server
 from services.kit.config import Config
@@ -105,6 +106,34 @@ def test_waiting_match_refuses_actions_and_spectators_see_public_view(chan: grpc
     late = Player.guest(chan, "late")
     refused(grpc.StatusCode.FAILED_PRECONDITION, "SEAT_UNAVAILABLE", late.stub.JoinMatch,
             mpb.JoinMatchRequest(match_id=match.match_id), metadata=auth(late.token))
+
+
+def test_a_read_mask_fills_only_the_fields_it_names(chan: grpc.Channel) -> None:
+    players = seated(chan, "hibachi", 2)
+    full = players[0].get()
+    mover = next(p for p in players if p.seat == full.match.seat_to_move)
+    waiting = next(p for p in players if p is not mover)
+    full = mover.get()
+
+    def read(player: Player, *paths: str) -> mpb.GetMatchResponse:
+        request = mpb.GetMatchRequest(match_id=player.match_id, read_mask=field_mask_pb2.FieldMask(paths=paths))
+        return player.stub.GetMatch(request, metadata=auth(player.seat_token), timeout=5)
+
+    # What a bot reads: the match, the view and the legal ids, with no descriptions and no rendering.
+    ids_only = read(mover, "match", "view", "legal_actions.action_id")
+    assert ids_only.match == full.match and ids_only.view == full.view and full.rendering and not ids_only.rendering
+    assert [a.action_id for a in ids_only.legal_actions] == [a.action_id for a in full.legal_actions]
+    assert len(full.legal_actions) > 1 and all(a.description and a.HasField("action") for a in full.legal_actions)
+    assert not any(a.description or a.HasField("action") for a in ids_only.legal_actions)
+    assert not read(waiting, "legal_actions.action_id").legal_actions  # not its turn: no ids
+    match_only = read(mover, "match")
+    assert match_only.match == full.match and not match_only.HasField("view") and not match_only.legal_actions
+    assert read(mover, "seat", "rendering") == mpb.GetMatchResponse(seat=mover.seat, rendering=full.rendering)
+    for bad in (["match.version"], ["match", "legal_actions.description"], ["View"]):
+        refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST", mover.stub.GetMatch,
+                mpb.GetMatchRequest(match_id=mover.match_id, read_mask=field_mask_pb2.FieldMask(paths=bad)),
+                metadata=auth(mover.seat_token))
+    assert mover.get() == full  # reads change nothing
 
 
 def test_concurrent_conflicting_submissions_apply_once(chan: grpc.Channel) -> None:

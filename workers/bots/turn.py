@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+from google.protobuf import field_mask_pb2
 
 from services.kit import metrics
 from services.kit.errors import error_info
@@ -23,13 +24,16 @@ from sizzle.match.v1 import match_service_pb2 as mpb
 
 log = logging.getLogger("sizzle.bots.turn")
 BotFactory = Callable[[str, str, random.Random], Any]
+# What a bot reads of GetMatch: the match, its view and its legal ids (no rendering, no descriptions).
+BOT_READ = field_mask_pb2.FieldMask(paths=["match", "view", "legal_actions.action_id"])
 
 
 def play_turn(stub: Any, bot_token: str, match_id: str, seat: int, version: int, make_bot: BotFactory,
               timeout: float, dispatched_unix_ms: int = 0, think_seconds: float = 0.0) -> str:
     """Plays the bot turn of `seat` at `version`; returns what happened ("played", "stale", ...)."""
     metadata = [("authorization", f"Bearer {bot_token}")]
-    current = stub.GetMatch(mpb.GetMatchRequest(match_id=match_id, seat=seat), metadata=metadata, timeout=timeout)
+    current = stub.GetMatch(mpb.GetMatchRequest(match_id=match_id, seat=seat, read_mask=BOT_READ),
+                            metadata=metadata, timeout=timeout)
     match = current.match
     if match.version != version or match.seat_to_move != seat or match.status != mpb.MATCH_STATUS_RUNNING:
         return "stale"

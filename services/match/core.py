@@ -528,10 +528,10 @@ class Matches:
             entry.events.extend(events)
         if response is not None:
             response.match.CopyFrom(match)
-        deadline = self._next_deadline(match)
-        if deadline:  # scheduled first: a crash right after the commit still leaves the deadline
-            await self.store.schedule(match.match_id, deadline)
-        result = await self.store.commit(record, loaded.match.version, entry, previous_status)
+        # The deadline is scheduled first (in the same round trip): a crash right after the commit
+        # still leaves it.
+        result = await self.store.commit(record, loaded.match.version, entry, previous_status,
+                                         deadline_unix_ms=self._next_deadline(match))
         if not result.committed:
             return None
         # This process's watchers of the match take the new version from here, not from the store.

@@ -6,8 +6,10 @@ runs unchanged on a Redis Cluster:
   <prefix>:{<id>}:log        stream, one entry per version, id "<version>-1" (a submitted action's
                              entry carries a digest of its request id: the first answer to a retry)
   <prefix>:{<id>}:wake       pub/sub channel, a message per new version
-Global indexes (written after the commit; the record stays the truth and readers re-check it):
-  <prefix>:deadlines                 sorted set: match id by next deadline (unix ms)
+Global indexes (the record stays the truth and readers re-check it):
+  <prefix>:deadlines                 sorted set: match id by next deadline (unix ms), written just
+                                     before the commit (in its round trip) or after it
+  (the match indexes below are written after the commit)
   <prefix>:index:<game|*>:<status>   sorted set: match id by creation
 No path scans the keyspace.
 """
@@ -23,6 +25,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.kit.errors import GameError
@@ -161,6 +164,7 @@ class RedisStore(MatchStore):
         self.prefix = prefix
         self.replay_ttl = replay_ttl_seconds
         self.client: Any
+        self.cluster = cluster
         if cluster:
             self.client = RedisCluster.from_url(url)
         else:
@@ -223,22 +227,17 @@ class RedisStore(MatchStore):
                 raise _unavailable(exc) from exc
             return None if raw is None else spb.StoredMatch.FromString(raw)
 
-    async def commit(self, record, expected_version, entry, previous_status=0):  # type: ignore[no-untyped-def]
+    async def commit(self, record, expected_version, entry, previous_status=0,  # type: ignore[no-untyped-def]
+                     deadline_unix_ms=0):
         match = record.match
         mid = match.match_id
         finished = match.status == mpb.MATCH_STATUS_FINISHED
+        keys = [self._match_key(mid), self._log_key(mid)]
+        args = [expected_version, record.SerializeToString(), entry.SerializeToString(), self._channel(mid),
+                self.replay_ttl if finished else 0]
         async with self.timed("commit"):
             try:
-                code, value = await self._commit(
-                    keys=[self._match_key(mid), self._log_key(mid)],
-                    args=[
-                        expected_version,
-                        record.SerializeToString(),
-                        entry.SerializeToString(),
-                        self._channel(mid),
-                        self.replay_ttl if finished else 0,
-                    ],
-                )
+                code, value = await self._scheduled_commit(mid, deadline_unix_ms, keys, args)
             except TRANSIENT as exc:
                 raise _unavailable(exc) from exc
         if code == 3:
@@ -251,6 +250,24 @@ class RedisStore(MatchStore):
         except TRANSIENT as exc:  # the record is the truth; the index heals on the next change
             log.warning("index update of %s failed: %s", mid, exc)
         return CommitResult(True, int(value))
+
+    async def _scheduled_commit(self, match_id: str, deadline_unix_ms: int, keys: list[str],
+                                args: list[Any]) -> tuple[int, Any]:
+        """The commit script's answer, the deadline (if any) scheduled before it. On one node both go
+        in one round trip, in order; a cluster keeps the deadline on another node, so it is sent first
+        on its own. A script the server has forgotten (NOSCRIPT) is loaded by the plain call."""
+        if deadline_unix_ms and not self.cluster:
+            async with self.client.pipeline(transaction=False) as pipe:
+                pipe.zadd(self._deadline_key, {match_id: deadline_unix_ms})
+                pipe.evalsha(self._commit.sha, len(keys), *keys, *args)
+                try:
+                    _, answer = await pipe.execute()
+                    return answer  # type: ignore[no-any-return]
+                except NoScriptError:
+                    pass  # the deadline is in: the plain call below loads the script and commits
+        elif deadline_unix_ms:
+            await self.client.zadd(self._deadline_key, {match_id: deadline_unix_ms})
+        return await self._commit(keys=keys, args=args)  # type: ignore[no-any-return]
 
     async def answer(self, match_id: str, request_key: bytes, version: int) -> spb.LogEntry | None:
         if version <= 0 or not request_key:

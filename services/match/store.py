@@ -74,9 +74,12 @@ class MatchStore(ABC):
         expected_version: int,
         entry: spb.LogEntry,
         previous_status: int = 0,
+        deadline_unix_ms: int = 0,
     ) -> CommitResult:
         """Writes `record` (whose match.version is expected_version + 1) if the stored version is
-        still `expected_version`, appends `entry`, wakes watchers."""
+        still `expected_version`, appends `entry`, wakes watchers. A `deadline_unix_ms` is scheduled
+        first (as `schedule` does), whether or not the commit wins, so that a crash right after the
+        commit still leaves it; a store may send both in one round trip."""
 
     @abstractmethod
     async def answer(self, match_id: str, request_key: bytes, version: int) -> spb.LogEntry | None:
@@ -158,7 +161,10 @@ class MemoryStore(MatchStore):
             stored = self._matches.get(match_id)
             return None if stored is None else spb.StoredMatch.FromString(stored.record)
 
-    async def commit(self, record, expected_version, entry, previous_status=0):  # type: ignore[no-untyped-def]
+    async def commit(self, record, expected_version, entry, previous_status=0,  # type: ignore[no-untyped-def]
+                     deadline_unix_ms=0):
+        if deadline_unix_ms:
+            await self.schedule(record.match.match_id, deadline_unix_ms)
         async with self.timed("commit"):
             stored = self._matches.get(record.match.match_id)
             if stored is None:

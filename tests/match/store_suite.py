@@ -128,5 +128,18 @@ async def deadlines_come_due(store: MatchStore) -> None:
     assert await store.due(now, 10) == ["d3"]
 
 
+async def a_commit_schedules_its_deadline_first(store: MatchStore) -> None:
+    await store.create(record("d4"), entry(0))
+    now = int(time.time() * 1000)
+    assert (await store.commit(record("d4", 1), 0, entry(1), deadline_unix_ms=now - 10)).committed
+    assert "d4" in await store.due(now, 100)
+    # A commit that loses its race still leaves its deadline (the deadline loop drops a stale one).
+    assert not (await store.commit(record("d4", 1), 0, entry(1), deadline_unix_ms=now - 5)).committed
+    assert "d4" in await store.due(now, 100)
+    await store.schedule("d4", 0)
+    assert (await store.commit(record("d4", 2), 1, entry(2))).committed  # no deadline: none scheduled
+    assert "d4" not in await store.due(now, 100)
+
+
 SUITE = [create_load_commit, stale_version_is_refused, request_ids_answer_once, concurrent_commits_one_wins,
-         watchers_wake, listing_pages, deadlines_come_due]
+         watchers_wake, listing_pages, deadlines_come_due, a_commit_schedules_its_deadline_first]

@@ -139,3 +139,27 @@ def test_redis_store_on_a_cluster(check: Callable[[MatchStore], Coroutine[Any, A
     # Every key of one match landed in one slot (the script would have failed otherwise); keys of
     # different matches spread over the nodes.
     assert len(redis_cluster.ports) == 3
+
+
+def test_redis_a_scheduled_commit_outlives_a_flushed_script_cache(redis_url: str, redis_prefix: str) -> None:
+    """The deadline and the commit script go in one round trip by the script's hash; a Redis that
+    has forgotten the script (restarted, SCRIPT FLUSH) still commits, and the deadline is in."""
+    import time
+
+    import redis
+
+    from tests.match.store_suite import entry, record
+
+    async def main() -> None:
+        store = RedisStore(redis_url, redis_prefix, 3600)
+        try:
+            await store.create(record("f"), entry(0))
+            redis.Redis.from_url(redis_url).script_flush()
+            due = int(time.time() * 1000) - 1
+            assert (await store.commit(record("f", 1), 0, entry(1), deadline_unix_ms=due)).committed
+            assert (await store.load("f")).match.version == 1  # type: ignore[union-attr]
+            assert "f" in await store.due(due, 10)
+        finally:
+            await store.close()
+
+    asyncio.run(main())

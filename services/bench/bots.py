@@ -1,5 +1,6 @@
 """Bot benchmarks: a bot turn through Celery and Redis (the previous action applied -> the bot's
-action applied, seen by a watching client) beside a Celery no-op round trip measured in the same run."""
+action applied, seen by a watching client) beside a Celery no-op round trip measured in the same run,
+in alternating slices."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
 
 P50_TARGET, P99_TARGET = 3.0, 5.0
+SLICE_SECONDS = 2.0  # bot turns between two batches of no-op round trips
 DECISION_TARGET = 2.0
 
 
@@ -43,7 +45,8 @@ def noop_round_trips(broker_url: str, queue: str, count: int) -> list[float]:
 
 async def bot_turn_latencies(target: str, seconds: float) -> list[float]:
     """One person (this client) against one hard bot in Grill Party; every bot action's latency from the
-    update before it (the previous action applied) to its own update, seen on WatchMatch."""
+    update before it (the previous action applied) to its own update, seen on WatchMatch. Stops after
+    `seconds` once the person is to move (or the match is over)."""
     latencies: list[float] = []
     async with grpc.aio.insecure_channel(target) as channel:
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
@@ -65,8 +68,10 @@ async def bot_turn_latencies(target: str, seconds: float) -> list[float]:
                 if previous_seat == 1 and match.version > 0:
                     latencies.append(now - previous_at)
                 previous_at, previous_seat = now, match.seat_to_move
-                if match.status == mpb.MATCH_STATUS_FINISHED or time.perf_counter() > stop:
+                if match.status == mpb.MATCH_STATUS_FINISHED:
                     break
+                if time.perf_counter() > stop and match.seat_to_move == joined.seat:
+                    break  # the person's turn: no bot turn is left in flight to slow what is measured next
                 if update.legal_actions:
                     choice = update.legal_actions[-1]  # the person plays fast: stop, or the last option
                     await stub.SubmitAction(mpb.SubmitActionRequest(
@@ -88,9 +93,13 @@ def run(redis_url: str, seconds: float, games: list[str]) -> tuple[str, bool]:
                                    "--loglevel", "WARNING"], env={**os.environ, **env, "SIZZLE_MATCH_ADDR": target},
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
-            noop = noop_round_trips(broker, queue, 201)
-            turns = asyncio.run(bot_turn_latencies(target, seconds))
-            noop += noop_round_trips(broker, queue, 101)
+            # Interleaved, a slice of bot turns then a batch of no-ops, so that both see the same
+            # moments of the machine (a shared 2-core box drifts by a third within a minute).
+            noop, turns = noop_round_trips(broker, queue, 31), []
+            stop = time.perf_counter() + seconds
+            while time.perf_counter() < stop:
+                turns += asyncio.run(bot_turn_latencies(target, min(SLICE_SECONDS, stop - time.perf_counter())))
+                noop += noop_round_trips(broker, queue, 31)
         finally:
             os.killpg(worker.pid, signal.SIGTERM)
             worker.wait(30)

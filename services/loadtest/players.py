@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-from google.protobuf import field_mask_pb2
 
 from services.kit.errors import error_info
+from services.match.read_masks import MATCH_ONLY
 from services.rules import registry
 from sizzle.auth.v1 import auth_service_pb2 as apb
 from sizzle.auth.v1 import auth_service_pb2_grpc
@@ -29,7 +29,6 @@ from sizzle.matchmaking.v1 import matchmaking_service_pb2_grpc
 
 HUMAN = mpb.SeatSpec(kind=mpb.SEAT_KIND_HUMAN)
 BOT = mpb.SeatSpec(kind=mpb.SEAT_KIND_BOT, difficulty=mpb.DIFFICULTY_EASY)
-MATCH_ONLY = field_mask_pb2.FieldMask(paths=["match"])  # GetMatch: the match resource alone
 
 
 @dataclass

@@ -96,10 +96,8 @@ class LoopPublisher:
             # declare=[]: a Redis queue is a list the LPUSH makes; the workers bind their queues.
             self.app.send_task(name, args=args, queue=queue, argsrepr=repr(args), kwargsrepr="{}",
                                producer=producer, declare=[])
-        kept = producer.channel.kept
-        commands, kept.commands = kept.commands, []
-        async with self.client.pipeline(transaction=False) as pipe:
-            for command, command_args in commands:
+        async with self.client.pipeline(transaction=False) as pipe:  # each batch keeps its own commands
+            for command, command_args in producer.channel.kept.commands:
                 pipe.execute_command(command.upper(), *command_args)
             await pipe.execute()
 

@@ -23,6 +23,7 @@ from google.protobuf import any_pb2
 from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
+from services.match.read_masks import READ_PATHS
 from services.match.shared_reads import SharedReads
 from services.match.store import MatchStore
 from services.match.tokens import BOT, PLAYER, SEAT, SERVICE, Identity, TokenSigner
@@ -71,8 +72,6 @@ def pack(message: Any) -> any_pb2.Any:
     return packed
 
 
-# The paths a GetMatch read mask may name; an empty mask fills every field but the ids-only form.
-READ_PATHS = ("match", "seat", "view", "rendering", "legal_actions", "legal_actions.action_id")
 _ALL_FIELDS = frozenset(READ_PATHS[:-1])
 
 

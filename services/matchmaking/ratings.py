@@ -10,10 +10,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
-from google.protobuf import field_mask_pb2
 from openskill.models import PlackettLuce
 
 from services.kit.config import Config
+from services.match.read_masks import MATCH_ONLY
 from services.matchmaking.model import BOT_PREFIX, RatingRecord, RatingWrite
 from services.matchmaking.store import CONFLICT, MatchmakingStore, wall_ms
 from sizzle.match.v1 import match_service_pb2 as mpb
@@ -32,7 +32,6 @@ DIFFICULTIES = tuple(BOT_START)
 WATCH_LEASE_MS = 15_000
 WATCH_STREAM_SECONDS = 30.0
 TICK_SECONDS = 0.5
-MATCH_ONLY = field_mask_pb2.FieldMask(paths=["match"])  # GetMatch: the match resource alone
 
 
 def bot_id(difficulty: int) -> str:

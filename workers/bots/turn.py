@@ -14,18 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
-from google.protobuf import field_mask_pb2
 
 from services.kit import metrics
 from services.kit.errors import error_info
 from services.match.bots import bot_request_id, difficulty_name
+from services.match.read_masks import BOT_READ
 from services.rules import registry
 from sizzle.match.v1 import match_service_pb2 as mpb
 
 log = logging.getLogger("sizzle.bots.turn")
 BotFactory = Callable[[str, str, random.Random], Any]
-# What a bot reads of GetMatch: the match, its view and its legal ids (no rendering, no descriptions).
-BOT_READ = field_mask_pb2.FieldMask(paths=["match", "view", "legal_actions.action_id"])
 
 
 def play_turn(stub: Any, bot_token: str, match_id: str, seat: int, version: int, make_bot: BotFactory,

@@ -5,8 +5,10 @@ set, else in-process)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +26,18 @@ from sizzle.rules.v1 import rules_service_pb2_grpc
 
 log = logging.getLogger("sizzle.app")
 ALL_SERVICES = ("rules", "match", "matchmaking")
+STOP_STEP_SECONDS = 10.0  # the longest one shutdown step may take (past the drain's grace) before it is given up
+
+
+def task_stacks() -> str:
+    """Every pending task of the running loop with its stack: what a stuck shutdown is waiting on."""
+    lines = []
+    for task in asyncio.all_tasks():
+        if task is not asyncio.current_task():
+            lines.append(f"  {task.get_name()} {task.get_coro()!r}")
+            lines.extend(f"    {frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}"
+                         for frame in task.get_stack(limit=12))
+    return "\n".join(lines)
 
 
 @dataclass
@@ -72,16 +86,32 @@ class Platform:
     def service_names(self) -> tuple[str, ...]:
         return self.running.service_names
 
-    async def stop(self, grace: float) -> None:
-        await self.running.stop(grace)
+    async def stop(self, grace: float, step_seconds: float = STOP_STEP_SECONDS) -> None:
+        """Drains the server, then stops what runs beside it. Each step is logged; one that takes
+        longer than `step_seconds` is named in the log with every task's stack and given up on, so a
+        stuck step never keeps the process from exiting."""
+        steps: list[tuple[str, Callable[[], Awaitable[Any]], float]] = [
+            ("the gRPC server", lambda: self.running.stop(grace), grace + step_seconds)]
         if self.matchmaking is not None:
-            await self.matchmaking.stop()
+            steps.append(("matchmaking", self.matchmaking.stop, step_seconds))
         if self.deadlines is not None:
-            await self.deadlines.stop()
+            steps.append(("the deadline loop", self.deadlines.stop, step_seconds))
         bots = self.deps.bots
         if bots is not None and hasattr(bots, "close"):
-            await bots.close()
-        await self.deps.store.close()
+            steps.append(("the bot dispatcher", bots.close, step_seconds))
+        steps.append(("the match store", self.deps.store.close, step_seconds))
+        for name, step, limit in steps:
+            started = time.monotonic()
+            task = asyncio.ensure_future(step())
+            await asyncio.wait({task}, timeout=limit)
+            if not task.done():
+                log.error("stopping %s took over %.1fs; going on without it. Tasks now:\n%s", name, limit,
+                          task_stacks())
+                task.cancel()
+            elif task.exception() is not None:
+                log.error("stopping %s failed", name, exc_info=task.exception())
+            else:
+                log.info("stopped %s in %.2fs", name, time.monotonic() - started)
 
 
 def make_bots(config: Config, matches: Matches, deps: Deps) -> Any:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import logging
 import random
 import sys
 from collections.abc import Sequence
 
 from services.kit.config import Config
+
+EXIT_SECONDS = 10.0  # how long the interpreter's exit may take after `serve` has stopped everything
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
@@ -78,6 +81,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config = config.with_overrides(addr=args.addr)
     services = tuple(s.strip() for s in args.services.split(",")) if args.services else None
     asyncio.run(serve(config, services))
+    # Past this point only the interpreter's own exit is left; should it hang, the threads' stacks go
+    # to stderr and the process ends anyway.
+    faulthandler.dump_traceback_later(EXIT_SECONDS, exit=True)
     return 0
 
 

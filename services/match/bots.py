@@ -44,8 +44,11 @@ class InProcessBots:
         self.think_seconds = think_seconds
         self._tasks: set[asyncio.Task[None]] = set()
         self._identity = Identity(kind="bot", player_id="bot")
+        self._closed = False
 
     async def dispatch(self, match_id: str, seat: int, version: int, game_id: str) -> None:
+        if self._closed:  # stopping: the turn's deadline has it played after the restart
+            return
         task = asyncio.create_task(self._play(match_id, seat, version))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -71,6 +74,11 @@ class InProcessBots:
             log.exception("bot turn %s seat %d v%d failed", match_id, seat, version)
 
     async def close(self) -> None:
-        for task in list(self._tasks):
+        """Takes no more turns and cancels those under way (a turn cut short is played again when its
+        deadline comes)."""
+        self._closed = True
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if tasks:
+            await asyncio.wait(tasks)

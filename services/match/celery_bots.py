@@ -116,8 +116,11 @@ class CeleryBots:
         self.queue = config.bot_queue
         self.publisher = LoopPublisher(self.app) if LoopPublisher.usable(self.app) else None
         self._sending: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     async def dispatch(self, match_id: str, seat: int, version: int, game_id: str) -> None:
+        if self._closed:  # stopping: the turn's deadline enqueues it again after the restart
+            return
         task = asyncio.create_task(self._send(match_id, seat, version, game_id))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
@@ -139,6 +142,7 @@ class CeleryBots:
     async def close(self) -> None:
         """Lets the enqueues under way finish (a stopping replica hands its turns to the queue), then
         closes the broker connections."""
+        self._closed = True
         if self._sending:
             await asyncio.wait(list(self._sending), timeout=5)
         if self.publisher is not None:

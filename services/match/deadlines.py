@@ -4,11 +4,10 @@ one deadline are settled by the store's compare-and-set."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 from services.kit.errors import GameError
+from services.kit.loops import Ticker
 from services.match.core import Matches, now_ms
 
 log = logging.getLogger("sizzle.deadlines")
@@ -17,12 +16,15 @@ log = logging.getLogger("sizzle.deadlines")
 class DeadlineLoop:
     def __init__(self, matches: Matches, interval: float = 0.2, gauge_every: float = 5.0) -> None:
         self.matches = matches
-        self.interval = interval
         self.gauge_every = gauge_every
-        self._task: asyncio.Task[None] | None = None
+        self._since_gauge = gauge_every
+        self.ticker = Ticker("deadline loop", self._round, interval)
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
+        self.ticker.start()
+
+    async def stop(self) -> None:
+        await self.ticker.stop()
 
     async def tick(self) -> int:
         due = await self.matches.store.due(now_ms(), 100)
@@ -33,23 +35,9 @@ class DeadlineLoop:
                 log.warning("deadline of %s: %s", match_id, error.message)
         return len(due)
 
-    async def _run(self) -> None:
-        since_gauge = self.gauge_every
-        while True:
-            try:
-                await self.tick()
-                since_gauge += self.interval
-                if since_gauge >= self.gauge_every:
-                    since_gauge = 0.0
-                    await self.matches.refresh_live_gauge()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("deadline loop")
-            await asyncio.sleep(self.interval)
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+    async def _round(self) -> None:
+        await self.tick()
+        self._since_gauge += self.ticker.interval
+        if self._since_gauge >= self.gauge_every:
+            self._since_gauge = 0.0
+            await self.matches.refresh_live_gauge()

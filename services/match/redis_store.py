@@ -29,6 +29,7 @@ from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.kit.errors import GameError
+from services.kit.loops import cancelling
 from services.match.store import STATUS_NAMES, CommitResult, MatchStore, Page, index_score
 from sizzle.common.v1 import common_pb2
 from sizzle.match.v1 import match_service_pb2 as mpb
@@ -79,7 +80,7 @@ class _Notifier:
             self._task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
-        while True:
+        while not cancelling():  # a cancellation a client library lost on the way still ends the loop
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from services.kit import metrics
 from services.kit.config import Config
+from services.kit.loops import cancelling
 from services.matchmaking.creator import CreatedMatch, MatchCreator
 from services.matchmaking.forming import Table, plan, window
 from services.matchmaking.model import Formation, new_formation
@@ -35,11 +36,6 @@ SEATING_CONCURRENCY = 32  # CreateMatch calls in flight per replica
 # Cycles of one pool whose tables may be seated (matches created, then assigned) while the next cycle
 # plans: the loop does not wait on the match service, and still cannot run away from it.
 PIPELINE_DEPTH = 2
-
-
-def cancelled() -> bool:
-    task = asyncio.current_task()
-    return task is not None and task.cancelling() > 0
 
 
 @dataclass
@@ -71,23 +67,21 @@ class Matchmaker:
         self._in_flight: set[str] = set()  # formations this replica is seating now
         self._pending: dict[str, set[asyncio.Task[None]]] = {}
         self.totals = CycleReport()  # everything seated since start (benchmarks read it)
-        self.stopping = False
 
     # ---------------------------------------------------------------- the loop
-    async def run(self) -> None:
-        while not self.stopping:
-            games = list(self.games)
-            self.rng.shuffle(games)  # replicas starting together spread over the pools
-            for game_id in games:
-                try:
-                    await self.work(game_id, wait=False)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    if cancelled():  # a client library turned our cancellation into its own error
-                        raise asyncio.CancelledError() from None
-                    log.exception("matchmaker cycle of %s failed", game_id)
-            await asyncio.sleep(self.config.matchmaking_interval_ms / 1000)
+    async def cycle_pools(self) -> None:
+        """One round of the loop (a Ticker runs it every matchmaking interval): a cycle of each pool."""
+        games = list(self.games)
+        self.rng.shuffle(games)  # replicas starting together spread over the pools
+        for game_id in games:
+            try:
+                await self.work(game_id, wait=False)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if cancelling():  # a client library turned our cancellation into its own error
+                    raise asyncio.CancelledError() from None
+                log.exception("matchmaker cycle of %s failed", game_id)
 
     async def work(self, game_id: str, wait: bool = True) -> CycleReport | None:
         """One cycle of the pool if this replica holds (or takes) its lease. With wait, returns once

@@ -119,24 +119,10 @@ class RatingKeeper:
         self.max_watches = max_watches
         self._active: dict[tuple[str, str], asyncio.Task[None]] = {}
         self.keep_ms = max(config.replay_ttl_seconds, 3600) * 1000
-        self.stopping = False
 
     async def track(self, matches: Sequence[tuple[str, str]]) -> None:
         """Queues (game, match) pairs; a keeper of some replica picks each up on its next tick."""
         await self.store.add_pending(matches, self.clock())
-
-    async def run(self) -> None:
-        while not self.stopping:
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise asyncio.CancelledError() from None
-                log.exception("rating keeper tick failed")
-            await asyncio.sleep(TICK_SECONDS)
 
     async def tick(self) -> None:
         now = self.clock()
@@ -188,7 +174,7 @@ class RatingKeeper:
                     await asyncio.sleep(1.0)
 
     async def stop(self) -> None:
-        self.stopping = True
+        """Cancels the watches (after the Ticker running `tick` has stopped)."""
         tasks = list(self._active.values())
         for task in tasks:
             task.cancel()

@@ -33,6 +33,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.kit.errors import GameError
+from services.kit.loops import cancelling
 from services.matchmaking.model import WAITING, Formation, RatingRecord, RatingWrite, game_of, is_bot, public
 from services.matchmaking.store import (
     APPLIED,
@@ -296,7 +297,7 @@ class _Notifier:
         self._lock = asyncio.Lock()
 
     async def _read(self) -> None:
-        while True:
+        while not cancelling():  # a cancellation a client library lost on the way still ends the loop
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:

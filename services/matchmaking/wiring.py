@@ -7,10 +7,12 @@ import asyncio
 import logging
 
 from services.kit.config import Config
+from services.kit.loops import Ticker
 from services.kit.server import Registration
 from services.match.tokens import TokenSigner
 from services.matchmaking.creator import GrpcMatchCreator
 from services.matchmaking.matchmaker import Matchmaker
+from services.matchmaking.ratings import TICK_SECONDS as KEEPER_TICK_SECONDS
 from services.matchmaking.ratings import RatingKeeper
 from services.matchmaking.service import MATCHMAKING_SERVICE, MatchmakingServicer
 from services.matchmaking.store import MatchmakingStore, MemoryMatchmakingStore
@@ -41,24 +43,22 @@ class MatchmakingApp:
         self.creator: GrpcMatchCreator | None = None
         self.keeper: RatingKeeper | None = None
         self.matchmaker: Matchmaker | None = None
-        self._tasks: list[asyncio.Task[None]] = []
+        self._tickers: list[Ticker] = []
 
     async def start(self, match_target: str) -> None:
         self.creator = GrpcMatchCreator(self.config, match_target)
         self.keeper = RatingKeeper(self.config, self.store, self.creator.stub)
         self.matchmaker = Matchmaker(self.config, self.store, self.creator, self.keeper)
-        self._tasks = [asyncio.create_task(self.matchmaker.run()), asyncio.create_task(self.keeper.run())]
+        self._tickers = [Ticker("matchmaker", self.matchmaker.cycle_pools, self.config.matchmaking_interval_ms / 1000),
+                         Ticker("rating keeper", self.keeper.tick, KEEPER_TICK_SECONDS)]
+        for ticker in self._tickers:
+            ticker.start()
         log.info("matchmaker %s started against the match service at %s", self.matchmaker.holder, match_target)
 
     async def stop(self) -> None:
-        if self.matchmaker is not None:
-            self.matchmaker.stopping = True
+        await asyncio.gather(*(ticker.stop() for ticker in self._tickers))
         if self.keeper is not None:
             await self.keeper.stop()
-        for task in self._tasks:
-            task.cancel()
-        if self._tasks:
-            await asyncio.wait(self._tasks, timeout=10)
         if self.matchmaker is not None:  # tables being seated get a moment; the rest the next holder undoes
             await self.matchmaker.drain(timeout=self.config.grace_seconds)
         if self.matchmaker is not None:

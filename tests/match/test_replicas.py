@@ -42,10 +42,20 @@ class Replica:
         self.channel.close()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(30)
+        """SIGTERM, and the replica exits cleanly; if it does not, its log is the failure message."""
         self.channel.close()
+        if self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            code = self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+            code = None
+        self.log.flush()
+        with open(self.log.name) as log:
+            assert code == 0, f"the replica did not stop cleanly on SIGTERM (exit {code}); its log:\n{log.read()}"
 
 
 @pytest.fixture()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import uuid
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
@@ -32,6 +33,7 @@ class FakeCreator:
         self.fail = fail
         self.created: list[tuple[str, list[mpb.SeatSpec]]] = []
         self.abandoned: list[str] = []
+        self._name = uuid.uuid4().hex[:8]  # match ids are unique across creators, as the service's are
         self._ids = itertools.count()
 
     async def create(self, game_id: str, seats: Sequence[mpb.SeatSpec]) -> CreatedMatch:
@@ -39,7 +41,7 @@ class FakeCreator:
             await self.gate.wait()
         if self.fail:
             raise RuntimeError("the match service is down")
-        match_id = f"m{id(self) % 1000}-{next(self._ids)}"
+        match_id = f"m{self._name}-{next(self._ids)}"
         self.created.append((match_id, list(seats)))
         return CreatedMatch(match_id, {i: f"tok-{match_id}-{i}" for i, s in enumerate(seats)
                                        if s.kind == mpb.SEAT_KIND_HUMAN})

@@ -13,6 +13,7 @@ from services.match.redis_store import RedisStore
 from services.match.store import MatchStore, MemoryStore
 from tests.match.redis_cluster import RedisCluster
 from tests.match.store_suite import SUITE
+from tests.waiting import settles
 
 
 def run_with(make_store: Callable[[], MatchStore], check: Callable[[MatchStore], Coroutine[Any, Any, None]]) -> None:
@@ -116,8 +117,7 @@ def test_redis_a_watcher_stays_subscribed_for_its_whole_stream(redis_url: str, r
                     for connection in (store.client, store._notifier._pubsub):
                         del connection.execute_command  # the class's own again
                     assert sent == [], "a wait of a watched match sent Redis a command"
-            await asyncio.sleep(0.1)
-            assert subscribers() == 0
+            await settles(lambda: subscribers() == 0, timeout=5)
         finally:
             await store.close()
 

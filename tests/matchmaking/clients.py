@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import grpc
 
@@ -21,7 +20,6 @@ from sizzle.matchmaking.v1 import matchmaking_service_pb2_grpc
 from tests.conftest import random_bot_factory
 from tests.servers import ServerThread
 
-T = TypeVar("T")
 SERVICES = ("rules", "match", "matchmaking")
 WAITING, ASSIGNED = mmpb.TICKET_STATUS_WAITING, mmpb.TICKET_STATUS_ASSIGNED
 CANCELLED, EXPIRED = mmpb.TICKET_STATUS_CANCELLED, mmpb.TICKET_STATUS_EXPIRED
@@ -50,17 +48,6 @@ def mm_store(server: ServerThread) -> Any:
 
 def seed_rating(server: ServerThread, game_id: str, player: Client, mu: float, sigma: float = 2.0) -> None:
     server.call(mm_store(server).put_rating(game_id, player.player_id, RatingRecord(mu, sigma, 1, player.name)))
-
-
-def eventually(check: Callable[[], T | None], timeout: float = 10.0, every: float = 0.05) -> T:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not reached within {timeout}s: {check}")
-        time.sleep(every)
 
 
 @dataclass

@@ -22,6 +22,7 @@ from services.matchmaking.store import CLAIMED, MatchmakingStore, MemoryMatchmak
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
 from tests.matchmaking.store_suite import GAME, KEEP, now_ms, ticket
+from tests.waiting import settles
 
 CONFIG = Config(matchmaking_window_base=2.0, matchmaking_window_growth=1.0, matchmaking_window_max=10.0,
                 matchmaking_lease_ms=150)
@@ -120,8 +121,8 @@ async def a_holder_that_lost_its_lease_gives_its_match_to_bots(store: Matchmakin
     gate = asyncio.Event()
     slow = FakeCreator(gate)
     paused = asyncio.create_task(Matchmaker(CONFIG, store, slow, holder="slow", games=[GAME]).work(GAME))
-    await asyncio.sleep(0.05)
-    assert len(await store.formations(GAME)) == 1  # claimed; its creation hangs
+    await settles(lambda: store.formations(GAME))  # claimed; its creation hangs
+    assert len(await store.formations(GAME)) == 1
     await lease_lapses()
     fast = FakeCreator()
     report = await Matchmaker(CONFIG, store, fast, holder="fast", games=[GAME]).work(GAME)

@@ -20,8 +20,9 @@ from services.kit.config import Config
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
 from tests.conftest import random_bot_factory
-from tests.matchmaking.clients import ASSIGNED, Client, eventually
+from tests.matchmaking.clients import ASSIGNED, Client
 from tests.servers import ServerThread
+from tests.waiting import eventually
 
 KEY = "sizzle-matchmaking-replica-test-key"
 

@@ -22,12 +22,12 @@ from tests.matchmaking.clients import (
     EXPIRED,
     WAITING,
     Client,
-    eventually,
     mm_store,
     seed_rating,
     start_platform,
 )
 from tests.servers import ServerThread
+from tests.waiting import eventually
 
 BACKENDS = ["memory", "redis"]
 

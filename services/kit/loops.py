@@ -11,8 +11,9 @@ cancellation it stands for.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 log = logging.getLogger("sizzle.loops")
 
@@ -22,6 +23,18 @@ def cancelling() -> bool:
     cancellation into its own error, or dropped it)."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
+
+
+@contextlib.contextmanager
+def carry_on(logger: logging.Logger, what: str, *args: object) -> Iterator[None]:
+    """Logs an error of the block as `what failed` (`what % args`) and goes on; while the task is being cancelled
+    the error is the cancellation (a client library turned it into its own error) and ends the task."""
+    try:
+        yield
+    except Exception:
+        if cancelling():
+            raise asyncio.CancelledError() from None
+        logger.exception(what + " failed", *args)
 
 
 class Ticker:
@@ -40,14 +53,8 @@ class Ticker:
 
     async def _run(self) -> None:
         while not self.stopping:
-            try:
+            with carry_on(log, "a tick of the %s", self.name):
                 await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                if cancelling():
-                    raise asyncio.CancelledError() from None
-                log.exception("%s: a tick failed", self.name)
             if cancelling():  # cancelled during the tick, and the cancellation was lost on the way
                 raise asyncio.CancelledError()
             await asyncio.sleep(self.interval)

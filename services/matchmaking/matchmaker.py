@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from services.kit import metrics
 from services.kit.config import Config
-from services.kit.loops import cancelling
+from services.kit.loops import carry_on
 from services.matchmaking.creator import CreatedMatch, MatchCreator
 from services.matchmaking.forming import Table, plan, window
 from services.matchmaking.model import Formation, new_formation
@@ -74,14 +74,8 @@ class Matchmaker:
         games = list(self.games)
         self.rng.shuffle(games)  # replicas starting together spread over the pools
         for game_id in games:
-            try:
+            with carry_on(log, "matchmaker cycle of %s", game_id):  # one pool failing holds up no other
                 await self.work(game_id, wait=False)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                if cancelling():  # a client library turned our cancellation into its own error
-                    raise asyncio.CancelledError() from None
-                log.exception("matchmaker cycle of %s failed", game_id)
 
     async def work(self, game_id: str, wait: bool = True) -> CycleReport | None:
         """One cycle of the pool if this replica holds (or takes) its lease. With wait, returns once

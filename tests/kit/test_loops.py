@@ -4,6 +4,9 @@ the cancellation (as Python 3.11's wait_for does inside redis-py) or turns it in
 from __future__ import annotations
 
 import asyncio
+import logging
+
+import pytest
 
 from services.kit.loops import Ticker
 
@@ -52,7 +55,7 @@ def test_a_cancellation_turned_into_an_error_stops_the_loop() -> None:
     assert tick.ticks == 1
 
 
-def test_a_failing_tick_is_logged_and_the_next_runs() -> None:
+def test_a_failing_tick_is_logged_and_the_next_runs(caplog: pytest.LogCaptureFixture) -> None:
     calls: list[int] = []
 
     async def tick() -> None:
@@ -61,11 +64,19 @@ def test_a_failing_tick_is_logged_and_the_next_runs() -> None:
             raise RuntimeError("one bad round")
 
     async def main() -> None:
-        ticker = Ticker("test", tick, interval=0.01)
+        ticker = Ticker("test loop", tick, interval=0.01)
         ticker.start()
-        while len(calls) < 3:
-            await asyncio.sleep(0.01)
+
+        async def three_ticks() -> None:
+            while len(calls) < 3:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(three_ticks(), timeout=5)  # a loop the failure ended fails here, not hangs
         assert await ticker.stop()
 
-    asyncio.run(main())
+    with caplog.at_level(logging.ERROR, logger="sizzle.loops"):
+        asyncio.run(main())
     assert len(calls) >= 3
+    failed = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert [r.getMessage() for r in failed] == ["a tick of the test loop failed"]
+    assert failed[0].exc_info is not None and "one bad round" in str(failed[0].exc_info[1])

@@ -14,11 +14,16 @@ core = 1` and every View `sizzle.common.v1.CoreView core = 1`.
 
 from __future__ import annotations
 
+import hashlib
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
+from google.protobuf import message_factory, text_format
 from google.protobuf.message import Message
 
 from services.kit.errors import GameError
@@ -36,6 +41,10 @@ class Engine(ABC):
     State: ClassVar[type[Any]]
     Action: ClassVar[type[Any]]
     View: ClassVar[type[Any]]
+    # The engine's revision: bump it with every change of what the rules do (a legal action, an
+    # effect, a score). With the content's digest it makes the rules version a match records
+    # (`rules_version`), so that no replica applies other rules to a match and old replays stay true.
+    rules_revision: ClassVar[int] = 1
 
     # ------------------------------------------------------------------ hooks a game implements
     @abstractmethod
@@ -110,6 +119,12 @@ class Engine(ABC):
     @property
     def game_id(self) -> str:
         return self.spec.game_id
+
+    @cached_property
+    def rules_version(self) -> str:
+        """`<revision>.<content digest>`: what a match records of the rules it is played under. The
+        digest is of the parsed content (comments and layout of the text file do not count)."""
+        return f"{self.rules_revision}.{content_digest(type(self))}"
 
     def new_game(self, num_players: int, options: Mapping[str, str] | None = None, seed: int = 0) -> Any:
         self.spec.check_player_count(num_players)
@@ -214,6 +229,19 @@ class Engine(ABC):
             return self.describe_action(state, seat, action)
         except (IndexError, KeyError, ValueError):
             return "that action"
+
+
+def content_digest(engine_class: type[Engine]) -> str:
+    """12 hex digits of SHA-256 over the game's content (`content.txtpb` beside the engine's package,
+    parsed as the `Content` message of the game's proto package); "none" for a game without one."""
+    package = Path(sys.modules[engine_class.__module__].__file__ or "").parent
+    path = package / "content.txtpb"
+    content_type = engine_class.State.DESCRIPTOR.file.message_types_by_name.get("Content")
+    if not path.exists() or content_type is None:
+        return "none"
+    content = message_factory.GetMessageClass(content_type)()
+    text_format.Parse(path.read_text(encoding="utf-8"), content)
+    return hashlib.sha256(content.SerializeToString(deterministic=True)).hexdigest()[:12]
 
 
 def core_view(state: Any, seat: int) -> common_pb2.CoreView:

@@ -1,0 +1,201 @@
+"""The balance gate: single-minded plans and seat positions against heuristic players.
+
+    python -m workers.training.balance [--game G] [--games N] [--seat-games N] [--workers W]
+
+For every game (or --game), each plan of `workers.bots.plans.<game>` plays N games (default 1,000)
+against heuristic opponents, cycling through every table size and seat; its win share (shared wins
+split) with a 95% Wilson interval is compared with chance. The pass mark (shared/RULINGS.md,
+"Balance of what is ours"): no plan above 1.25x chance. Then heuristic-only tables of every size
+play --seat-games games each (default 1,000) and every seat's win share is printed with its interval;
+where one of our rulings decides the seat order (`SEATS_RULED_BY_US` in the plans module) every
+seat must stay within 0.8x-1.25x of chance. `make balance` runs it; a short form runs in `make test`
+(tests/bots/test_balance_gate.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from services.rules.registry import game_ids, get_engine
+from workers.bots.heuristic import heuristic_bot
+from workers.bots.interface import Bot
+from workers.bots.plans import SingleMindedBot, game_plans
+from workers.training.arena import play_game
+from workers.training.tournament import Standing, default_table_sizes, seatings, wilson
+
+PLAN_LIMIT = 1.25  # no single-minded plan may win more than this many times chance
+SEAT_RANGE = (0.8, 1.25)  # each seat's share of chance where our ruling decides the seat order
+
+
+def seats_ruled_by_us(game_id: str) -> bool:
+    """Whether one of our rulings (not the rulebook) decides what the seat order is worth."""
+    try:
+        module = importlib.import_module(f"workers.bots.plans.{game_id}")
+    except ModuleNotFoundError:
+        return False
+    return bool(getattr(module, "SEATS_RULED_BY_US", False))
+
+
+def _play(task: tuple[str, str | None, list[tuple[int, int, int]]]) -> list[tuple[int, int, list[float]]]:
+    """Plays games in a worker process: (game, plan name or None for all heuristics, [(players,
+    hero seat, seed)]) -> [(players, hero seat, win shares by seat)]."""
+    game_id, plan_name, games = task
+    engine = get_engine(game_id)
+    plan = next((p for p in game_plans(game_id) if p.name == plan_name), None) if plan_name else None
+    out = []
+    for players, hero_seat, seed in games:
+        rng = random.Random(seed)
+        bots: list[Bot] = [heuristic_bot(game_id, rng) for _ in range(players)]
+        if plan is not None:
+            bots[hero_seat] = SingleMindedBot(game_id, plan, rng)
+        shares, _ = play_game(engine, bots, rng.getrandbits(63))
+        out.append((players, hero_seat, shares))
+    return out
+
+
+def _chunks(items: list[tuple[int, int, int]], parts: int) -> list[list[tuple[int, int, int]]]:
+    return [items[i::parts] for i in range(parts) if items[i::parts]]
+
+
+@dataclass
+class SeatTable:
+    """Every seat's win share at one table size of heuristic players."""
+
+    players: int
+    games: int = 0
+    wins: list[float] = field(default_factory=list)
+
+    def interval(self, seat: int) -> tuple[float, float]:
+        return wilson(self.wins[seat], self.games)
+
+    def ratio(self, seat: int) -> float:
+        return self.wins[seat] / self.games * self.players if self.games else 0.0
+
+    def within(self) -> bool:
+        low, high = SEAT_RANGE
+        return all(low <= self.ratio(seat) <= high for seat in range(self.players))
+
+    def line(self, game_id: str, ruled: bool) -> str:
+        cells = []
+        for seat in range(self.players):
+            low, high = self.interval(seat)
+            cells.append(f"seat {seat} {self.wins[seat] / self.games:6.1%} [{low:5.1%}, {high:5.1%}]")
+        mark = ("PASS" if self.within() else "FAIL") if ruled else "published"
+        return f"{game_id:18s} {self.players}p {self.games:5d} games  " + "  ".join(cells) + f"  {mark}"
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "players": self.players,
+            "games": self.games,
+            "seats": [
+                {"seat": s, "win_share": round(self.wins[s] / self.games, 4),
+                 "ci95": [round(x, 4) for x in self.interval(s)], "ratio": round(self.ratio(s), 3)}
+                for s in range(self.players)
+            ],
+        }
+
+
+@dataclass
+class GameBalance:
+    game_id: str
+    plans: dict[str, Standing] = field(default_factory=dict)
+    seats: dict[int, SeatTable] = field(default_factory=dict)
+    seats_ruled: bool = False
+
+    def plan_passes(self, name: str) -> bool:
+        return self.plans[name].ratio <= PLAN_LIMIT
+
+    def passes(self) -> bool:
+        plans_ok = all(self.plan_passes(name) for name in self.plans)
+        seats_ok = not self.seats_ruled or all(t.within() for t in self.seats.values())
+        return plans_ok and seats_ok
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "plans": {name: s.summary() for name, s in self.plans.items()},
+            "seats": [t.summary() for _, t in sorted(self.seats.items())],
+            "seats_ruled_by_us": self.seats_ruled,
+            "passes": self.passes(),
+        }
+
+
+def measure(game_id: str, games: int, seat_games: int, workers: int, seed: int = 20_261_205,
+            table_sizes: Sequence[int] | None = None, plans: Sequence[str] | None = None) -> GameBalance:
+    """Plays every plan of the game against heuristics and heuristic-only tables of every size."""
+    sizes = list(table_sizes or default_table_sizes(game_id))
+    rng = random.Random(seed)
+    result = GameBalance(game_id, seats_ruled=seats_ruled_by_us(game_id))
+    tasks: list[tuple[str, str | None, list[tuple[int, int, int]]]] = []
+    orders = seatings(sizes)
+    names = [p.name for p in game_plans(game_id) if plans is None or p.name in plans]
+    for name in names:
+        series = [(*orders[i % len(orders)], rng.getrandbits(63)) for i in range(games)]
+        tasks.extend((game_id, name, chunk) for chunk in _chunks(series, max(1, workers)))
+    if seat_games:
+        series = [(n, -1, rng.getrandbits(63)) for n in sizes for _ in range(seat_games)]
+        tasks.extend((game_id, None, chunk) for chunk in _chunks(series, max(1, workers)))
+    with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        for (_, name, _), played in zip(tasks, pool.map(_play, tasks), strict=True):
+            for players, hero_seat, shares in played:
+                if name is None:
+                    table = result.seats.setdefault(players, SeatTable(players, wins=[0.0] * players))
+                    table.games += 1
+                    for seat, share in enumerate(shares):
+                        table.wins[seat] += share
+                    continue
+                standing = result.plans.setdefault(name, Standing("heuristic"))
+                standing.add(shares[hero_seat], players)
+                standing.by_players.setdefault(players, Standing("heuristic", players=str(players))).add(
+                    shares[hero_seat], players)
+    return result
+
+
+def plan_line(game_id: str, name: str, standing: Standing) -> str:
+    low, high = standing.interval
+    chance = standing.chance
+    mark = "PASS" if standing.ratio <= PLAN_LIMIT else "FAIL"
+    return (f"{game_id:18s} {name:32s} games {standing.games:5d}  win {standing.share:6.1%} "
+            f"[{low:6.1%}, {high:6.1%}]  chance {chance:6.1%}  ratio {standing.ratio:4.2f}x "
+            f"[{low / chance:4.2f}, {high / chance:4.2f}]  {mark}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", help="a game id (repeatable; default: every game)")
+    parser.add_argument("--plan", action="append", help="only this plan (repeatable)")
+    parser.add_argument("--games", type=int, default=1000, help="games per plan (default 1000)")
+    parser.add_argument("--seat-games", type=int, default=1000, help="heuristic games per table size (default 1000)")
+    parser.add_argument("--players", type=int, action="append", help="table size (repeatable; default: all)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=20_261_205)
+    parser.add_argument("--json", type=Path, help="also write the results as JSON to this file")
+    args = parser.parse_args(argv)
+    report: dict[str, object] = {}
+    all_pass = True
+    for game_id in args.game or game_ids():
+        start = time.perf_counter()
+        balance = measure(game_id, args.games, args.seat_games, args.workers, args.seed, args.players, args.plan)
+        for name, standing in balance.plans.items():
+            print(plan_line(game_id, name, standing), flush=True)
+        for _, table in sorted(balance.seats.items()):
+            print(table.line(game_id, balance.seats_ruled), flush=True)
+        print(f"{game_id:18s} {time.perf_counter() - start:.0f} s", flush=True)
+        all_pass &= balance.passes()
+        report[game_id] = balance.summary()
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    print("balanced: every target met" if all_pass else "NOT balanced: some targets missed")
+    return 0 if all_pass else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -4,6 +4,7 @@ google.rpc.Status with an ErrorInfo whose reason is the enum name without its pr
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
@@ -38,7 +39,15 @@ _CODES: dict[int, grpc.StatusCode] = {
     R.ERROR_REASON_MATCH_NOT_STARTED: grpc.StatusCode.FAILED_PRECONDITION,
     R.ERROR_REASON_TICKET_EXISTS: grpc.StatusCode.ALREADY_EXISTS,
     R.ERROR_REASON_UNKNOWN_TICKET: grpc.StatusCode.NOT_FOUND,
+    R.ERROR_REASON_FIXED_SEED: grpc.StatusCode.FAILED_PRECONDITION,
+    R.ERROR_REASON_RULES_VERSION: grpc.StatusCode.UNAVAILABLE,
+    R.ERROR_REASON_QUOTA_EXCEEDED: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    R.ERROR_REASON_INTERNAL: grpc.StatusCode.INTERNAL,
 }
+# What an error may carry back, so that it always fits in the client's metadata limit (8 KiB by
+# default) whatever the client sent.
+MAX_MESSAGE_CHARS = 400
+MAX_METADATA_CHARS = 80
 
 
 def reason_name(reason: int) -> str:
@@ -49,11 +58,13 @@ def reason_name(reason: int) -> str:
 class GameError(Exception):
     """A refusal that a caller can act on: a reason, a message for people, optional metadata."""
 
-    def __init__(self, reason: int, message: str, metadata: Mapping[str, str] | None = None) -> None:
+    def __init__(self, reason: int, message: str, metadata: Mapping[str, str] | None = None,
+                 retry_after_seconds: float | None = None) -> None:
         super().__init__(message)
         self.reason = reason
-        self.message = message
-        self.metadata = dict(metadata or {})
+        self.message = message[:MAX_MESSAGE_CHARS]
+        self.metadata = {str(k)[:MAX_METADATA_CHARS]: str(v)[:MAX_METADATA_CHARS] for k, v in (metadata or {}).items()}
+        self.retry_after_seconds = retry_after_seconds
 
     @property
     def code(self) -> grpc.StatusCode:
@@ -65,23 +76,41 @@ class GameError(Exception):
 
     def to_status(self) -> grpc.Status:
         info = error_details_pb2.ErrorInfo(reason=self.reason_name, domain=ERROR_DOMAIN, metadata=self.metadata)
-        detail = any_pb2.Any()
-        detail.Pack(info)
-        status = status_pb2.Status(code=getattr(code_pb2, self.code.name), message=self.message, details=[detail])
+        details = [info]
+        if self.retry_after_seconds is not None:
+            retry = error_details_pb2.RetryInfo()
+            retry.retry_delay.FromNanoseconds(int(self.retry_after_seconds * 1e9))
+            details.append(retry)
+        packed = []
+        for detail in details:
+            packed.append(any_pb2.Any())
+            packed[-1].Pack(detail)
+        status = status_pb2.Status(code=getattr(code_pb2, self.code.name), message=self.message, details=packed)
         return rpc_status.to_status(status)
 
     def __repr__(self) -> str:
         return f"GameError({self.reason_name}, {self.message!r})"
 
 
-def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
-    """The ErrorInfo a failed call carries, if any (for clients and tests)."""
+def _detail(error: grpc.RpcError, message_type: Any) -> Any | None:
     status = rpc_status.from_call(error)  # type: ignore[arg-type]
     if status is None:
         return None
     for detail in status.details:
-        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            detail.Unpack(info)
-            return info
+        if detail.Is(message_type.DESCRIPTOR):
+            found = message_type()
+            detail.Unpack(found)
+            return found
     return None
+
+
+def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo a failed call carries, if any (for clients and tests)."""
+    info: error_details_pb2.ErrorInfo | None = _detail(error, error_details_pb2.ErrorInfo)
+    return info
+
+
+def retry_info(error: grpc.RpcError) -> error_details_pb2.RetryInfo | None:
+    """The RetryInfo a refused call carries (over a quota: when to try again), if any."""
+    retry: error_details_pb2.RetryInfo | None = _detail(error, error_details_pb2.RetryInfo)
+    return retry

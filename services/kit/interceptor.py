@@ -17,6 +17,9 @@ from sizzle.common.v1 import common_pb2
 R = common_pb2.ErrorReason
 
 log = logging.getLogger("sizzle.rpc")
+# What a handler's unforeseen exception becomes: INTERNAL with an ErrorInfo (never UNKNOWN, and never
+# the exception's text, which could carry what the caller may not see).
+UNFORESEEN = GameError(R.ERROR_REASON_INTERNAL, "the server failed to answer this call; it is logged")
 
 
 class Undecodable:
@@ -94,9 +97,10 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 await _abort(context, error)
             except Exception as error:
                 code = _code_of(context, error)
-                if code == "INTERNAL":
-                    log.exception("%s/%s failed", service, method)
-                raise
+                if code != "INTERNAL":
+                    raise
+                log.exception("%s/%s failed", service, method)
+                await _abort(context, UNFORESEEN)
             finally:
                 metrics.record_rpc(service, method, code, time.perf_counter() - start)
 
@@ -118,9 +122,10 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 await _abort(context, error)
             except Exception as error:
                 code = _code_of(context, error)
-                if code == "INTERNAL":
-                    log.exception("%s/%s failed", service, method)
-                raise
+                if code != "INTERNAL":
+                    raise
+                log.exception("%s/%s failed", service, method)
+                await _abort(context, UNFORESEEN)
             finally:
                 metrics.record_rpc(service, method, code, time.perf_counter() - start)
 

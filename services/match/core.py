@@ -23,6 +23,8 @@ from google.protobuf import any_pb2
 from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
+from services.kit.page_tokens import PageTokens
+from services.kit.validation import check_enum, check_id, check_range, check_text
 from services.match.read_masks import READ_PATHS
 from services.match.shared_reads import SharedReads
 from services.match.store import MatchStore
@@ -39,6 +41,9 @@ log = logging.getLogger("sizzle.match")
 HUMAN, BOT_SEAT = mpb.SEAT_KIND_HUMAN, mpb.SEAT_KIND_BOT
 WAITING, RUNNING, FINISHED = mpb.MATCH_STATUS_WAITING, mpb.MATCH_STATUS_RUNNING, mpb.MATCH_STATUS_FINISHED
 MAX_PAGE = 100
+MAX_TURN_SECONDS = 7 * 24 * 3600  # a turn limit of a week is already generous for correspondence play
+MAX_REQUEST_ID_CHARS = 128
+DIFFICULTIES = tuple(v for v in mpb.Difficulty.values() if v != mpb.DIFFICULTY_UNSPECIFIED)
 
 
 class BotDispatcher(Protocol):
@@ -90,6 +95,22 @@ def not_found(match_id: str) -> GameError:
     return GameError(R.ERROR_REASON_UNKNOWN_MATCH, f"no match {match_id!r}", {"match_id": match_id})
 
 
+def request_key(identity: Identity, match_id: str, seat: int, request_id: str) -> bytes:
+    """What a log entry keeps of a SubmitAction's request id: scoped to the caller (the match, the
+    seat, the token's kind and subject), so that another caller sending the same id, even a
+    predictable bot id, makes a new request and never reads the first caller's answer."""
+    return digest("\0".join((match_id, str(seat), identity.kind, identity.player_id, request_id)).encode())
+
+
+def rules_unavailable(match: mpb.Match, served: str) -> GameError:
+    return GameError(
+        R.ERROR_REASON_RULES_VERSION,
+        f"match {match.match_id} is played under {match.game_id} rules {match.rules_version}; this server has "
+        f"{served}: another replica may have them",
+        {"rules_version": match.rules_version, "served_rules_version": served},
+    )
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who acts on a match: a seat (through its seat token or the bot credential) or nobody."""
@@ -115,23 +136,36 @@ class Matches:
     """The match service's behaviour; one per process, shared by its servicers and loops."""
 
     def __init__(self, config: Config, store: MatchStore, signer: TokenSigner,
-                 clock: Callable[[], int] = now_ms) -> None:
+                 clock: Callable[[], int] = now_ms, engines: Callable[[str], Engine] = registry.get_engine) -> None:
         self.config = config
         self.store = store
         self.signer = signer
         self.clock = clock
+        self.engines = engines  # the rules this replica plays, by game id (one version per game)
         self.bots: BotDispatcher | None = None
         self.shared = SharedReads()  # what the watchers of one match read alike, read once
+        self.page_tokens = PageTokens(config.token_key, "matches")
 
     # ------------------------------------------------------------------ loading
     async def load(self, match_id: str) -> Loaded:
-        if not match_id:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "match_id is required")
+        record = await self._record(match_id)
+        engine = self.engine_for(record.match)
+        return Loaded(record, engine, engine.State.FromString(record.state))
+
+    async def _record(self, match_id: str) -> spb.StoredMatch:
+        check_id("match_id", match_id)
         record = await self.store.load(match_id)
         if record is None:
             raise not_found(match_id)
-        engine = registry.get_engine(record.match.game_id)
-        return Loaded(record, engine, engine.State.FromString(record.state))
+        return record
+
+    def engine_for(self, match: mpb.Match) -> Engine:
+        """The engine of the match's rules; UNAVAILABLE (RULES_VERSION) when this replica has other
+        rules (a match made before versions were recorded has none and takes today's)."""
+        engine = self.engines(match.game_id)
+        if match.rules_version and match.rules_version != engine.rules_version:
+            raise rules_unavailable(match, engine.rules_version)
+        return engine
 
     def _committed_here(self, match_id: str, version: int) -> Loaded | None:
         """The match at `version` when this process holds it (it committed that version or read it
@@ -142,11 +176,10 @@ class Matches:
         return loaded if loaded is not None and loaded.match.version == version else None
 
     # ------------------------------------------------------------------ identity
-    def seat_of(self, identity: Identity | None, loaded: Loaded, bot_seat: int = -1) -> Actor | None:
+    def seat_of(self, identity: Identity | None, match: mpb.Match, bot_seat: int = -1) -> Actor | None:
         """The seat the caller acts for in this match, or None for a spectator."""
         if identity is None or identity.kind in (PLAYER, SERVICE):
             return None
-        match = loaded.match
         if identity.kind == BOT:
             if not 0 <= bot_seat < len(match.seats):
                 raise GameError(R.ERROR_REASON_INVALID_SEAT, f"there is no seat {bot_seat} in this match")
@@ -166,11 +199,18 @@ class Matches:
     async def create(self, identity: Identity, request: mpb.CreateMatchRequest) -> mpb.CreateMatchResponse:
         if identity.kind not in (PLAYER, SERVICE):
             raise GameError(R.ERROR_REASON_WRONG_SEAT, "creating a match needs a player or service token")
-        engine = registry.get_engine(request.game_id)
+        engine = self.engines(check_id("game_id", request.game_id))
         seats = list(request.seats)
         engine.spec.check_player_count(len(seats))
-        if request.turn_seconds < 0:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "turn_seconds cannot be negative")
+        check_range("turn_seconds", request.turn_seconds, 0, MAX_TURN_SECONDS)
+        if request.takeover_difficulty:
+            check_enum("takeover_difficulty", request.takeover_difficulty, mpb.Difficulty, DIFFICULTIES)
+        for index, spec in enumerate(seats):
+            check_enum(f"seats[{index}].kind", spec.kind, mpb.SeatKind, (HUMAN, BOT_SEAT))
+            if spec.difficulty:
+                check_enum(f"seats[{index}].difficulty", spec.difficulty, mpb.Difficulty, DIFFICULTIES)
+            check_id(f"seats[{index}].reserved_player_id", spec.reserved_player_id, required=False)
+            check_text(f"seats[{index}].reserved_display_name", spec.reserved_display_name, 32)
         seed = request.seed or secrets.randbits(63)
         state = engine.new_game(len(seats), dict(request.options), seed)
         created = self.clock()
@@ -184,11 +224,11 @@ class Matches:
             turn_seconds=request.turn_seconds,
             created_unix_ms=created,
             takeover_difficulty=request.takeover_difficulty or mpb.DIFFICULTY_MEDIUM,
+            seed_fixed=request.seed != 0,
+            rules_version=engine.rules_version,
         )
         tokens: dict[int, str] = {}
         for index, spec in enumerate(seats):
-            if spec.kind not in (HUMAN, BOT_SEAT):
-                raise GameError(R.ERROR_REASON_INVALID_REQUEST, f"seat {index} needs a kind (human or bot)")
             seat = match.seats.add(seat=index, kind=spec.kind)
             if spec.kind == BOT_SEAT:
                 seat.difficulty = spec.difficulty or mpb.DIFFICULTY_MEDIUM
@@ -200,9 +240,10 @@ class Matches:
                 seat.display_name = spec.reserved_display_name or spec.reserved_player_id
                 tokens[index] = self.signer.seat_token(seat.player_id, seat.display_name, match.match_id, index)
         record = spb.StoredMatch(match=match, state=state.SerializeToString())
-        entry = spb.LogEntry(version=0, seat=-1, action_id=-1, unix_ms=created, events=[
-            common_pb2.Event(seat=-1, text=f"{engine.spec.display_name} for {len(seats)} created")])
         self._start_if_full(record, engine, state)
+        entry = spb.LogEntry(version=0, seat=-1, action_id=-1, unix_ms=created, events=[
+            common_pb2.Event(seat=-1, text=f"{engine.spec.display_name} for {len(seats)} created")],
+            match=match, turn_deadline_unix_ms=match.turn_deadline_unix_ms)
         await self.store.create(record, entry)
         self.shared.put((match.match_id, "record", match.version), Loaded(record, engine, state))
         await self._after_commit(record, engine, state, previous=None)
@@ -229,6 +270,10 @@ class Matches:
                 return mpb.JoinMatchResponse(match=match, seat=mine[0], seat_token=token)
             if match.status != WAITING:
                 raise GameError(R.ERROR_REASON_SEAT_UNAVAILABLE, "the match is no longer waiting for players")
+            if match.seed_fixed and not request.accept_fixed_seed:
+                raise GameError(R.ERROR_REASON_FIXED_SEED,
+                                "the creator chose this match's seed and can compute every hidden card; join with "
+                                "accept_fixed_seed to play it anyway")
             open_seats = [s.seat for s in match.seats if s.kind == HUMAN and not s.player_id]
             if request.HasField("seat"):
                 if request.seat not in open_seats:
@@ -268,9 +313,17 @@ class Matches:
 
     async def get(self, identity: Identity | None, request: mpb.GetMatchRequest) -> mpb.GetMatchResponse:
         fields = read_fields(request.read_mask)
-        loaded = await self.load(request.match_id)
-        actor = self.seat_of(identity, loaded, request.seat)
+        record = await self._record(request.match_id)
+        actor = self.seat_of(identity, record.match, request.seat)
         seat = actor.seat if actor else -1
+        try:
+            engine = self.engine_for(record.match)
+        except GameError:
+            if record.match.status != FINISHED:
+                raise
+            # A finished match keeps its outcome in its resource: it reads without its rules (no view).
+            return mpb.GetMatchResponse(match=record.match if "match" in fields else None, seat=seat)
+        loaded = Loaded(record, engine, engine.State.FromString(record.state))
         response = mpb.GetMatchResponse()
         if "match" in fields:
             response.match.CopyFrom(loaded.match)
@@ -300,57 +353,59 @@ class Matches:
 
     async def list_matches(self, request: mpb.ListMatchesRequest) -> mpb.ListMatchesResponse:
         if request.game_id:
-            registry.get_engine(request.game_id)
+            self.engines(check_id("game_id", request.game_id))
+        check_enum("status", request.status, mpb.MatchStatus)
         size = request.page_size or 20
-        if not 0 < size <= MAX_PAGE:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, f"page_size must be 1..{MAX_PAGE}")
-        if request.page_token:
-            try:
-                float(request.page_token)
-            except ValueError as exc:
-                raise GameError(R.ERROR_REASON_INVALID_REQUEST, "page_token is not one this service gave") from exc
-        page = await self.store.list_matches(request.game_id, request.status, request.page_token, size)
-        return mpb.ListMatchesResponse(matches=[r.match for r in page.records], next_page_token=page.next_cursor)
+        check_range("page_size", size, 1, MAX_PAGE)
+        query = f"{request.game_id}|{request.status}"
+        cursor = self.page_tokens.read(request.page_token, query)
+        page = await self.store.list_matches(request.game_id, request.status, cursor, size)
+        return mpb.ListMatchesResponse(matches=[r.match for r in page.records],
+                                       next_page_token=self.page_tokens.issue(page.next_cursor, query))
 
     # ------------------------------------------------------------------ acting
     async def submit(self, identity: Identity, request: mpb.SubmitActionRequest) -> mpb.SubmitActionResponse:
-        if not request.request_id or len(request.request_id) > 128:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "request_id is required (at most 128 characters)")
+        if not request.request_id:
+            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "request_id is required", {"field": "request_id"})
+        check_text("request_id", request.request_id, MAX_REQUEST_ID_CHARS)
+        check_id("match_id", request.match_id)
         which = request.WhichOneof("action")
         if which is None:
             raise GameError(R.ERROR_REASON_MALFORMED_ACTION, "give the action as `structured` or `action_id`")
         if identity.kind not in (SEAT, BOT):
             raise GameError(R.ERROR_REASON_WRONG_SEAT, "submitting needs a seat token or the bot credential")
-        request_key = digest(request.request_id.encode())
+        acting_seat = identity.seat if identity.kind == SEAT else request.seat
+        key = request_key(identity, request.match_id, acting_seat, request.request_id)
         request_hash = digest(request.SerializeToString(deterministic=True))
         held = self._committed_here(request.match_id, request.expected_version)
         if held is not None:
             # The version the request names is held here: no read. A refusal or a lost race is decided
             # again below on the latest version, so every answer is the one a read would have given.
             with contextlib.suppress(GameError):
-                actor = self.seat_of(identity, held, request.seat)
+                actor = self.seat_of(identity, held.match, request.seat)
                 assert actor is not None
                 prepared = self._prepared(held, actor, request)
-                answer = await self._committed_action(held, actor, request, prepared, (request_key, request_hash))
+                answer = await self._committed_action(held, actor, request, prepared, (key, request_hash))
                 if answer is not None:
                     return answer
         loaded = await self.load(request.match_id)
+        actor = self.seat_of(identity, loaded.match, request.seat)
+        assert actor is not None
         if request.expected_version != loaded.match.version:
             # A retry of a request that was applied sees a newer version: answer it as the first time.
-            prior = await self.store.answer(request.match_id, request_key, request.expected_version + 1)
+            # The key names the caller, so only the caller that made the request finds its answer.
+            prior = await self.store.answer(request.match_id, key, request.expected_version + 1)
             if prior is not None:
                 return await self._replayed(loaded, prior, request_hash)
-        actor = self.seat_of(identity, loaded, request.seat)
-        assert actor is not None
         game = loaded.match.game_id
         try:
             prepared = self._prepared(loaded, actor, request)
         except GameError as error:
             metrics.ACTIONS_REJECTED.labels(game, error.reason_name).inc()
             raise
-        answer = await self._committed_action(loaded, actor, request, prepared, (request_key, request_hash))
+        answer = await self._committed_action(loaded, actor, request, prepared, (key, request_hash))
         if answer is None:
-            prior = await self.store.answer(request.match_id, request_key, request.expected_version + 1)
+            prior = await self.store.answer(request.match_id, key, request.expected_version + 1)
             if prior is not None:
                 return await self._replayed(await self.load(request.match_id), prior, request_hash)
             current = (await self.load(request.match_id)).match.version
@@ -403,12 +458,32 @@ class Matches:
         return response
 
     async def _replayed(self, loaded: Loaded, prior: spb.LogEntry, request_hash: bytes) -> mpb.SubmitActionResponse:
-        """The answer to a repeated request id: the events its action made (made again from the log)."""
+        """The answer to a repeated request id, as the first answer was: the events its action made and
+        the match at the version it made, both made again from the log."""
         if prior.request_hash != request_hash:
             raise GameError(R.ERROR_REASON_REQUEST_ID_REUSED, "this request_id was used for another request")
-        state, _ = await self._state_at(loaded, prior.version - 1)
-        events, _ = self._advance(loaded.engine, state, prior)
-        return mpb.SubmitActionResponse(match=loaded.match, events=visible_events(events, prior.seat))
+        engine = loaded.engine
+        state = self._initial_state(loaded)
+        resource = loaded.match  # a match logged before resources were kept in its log: the closest there is
+        for entry in await self.store.log(loaded.match.match_id, -1):
+            if entry.version >= prior.version:
+                break
+            self._advance(engine, state, entry)
+            if entry.HasField("match"):
+                resource = entry.match
+        events, _ = self._advance(engine, state, prior)
+        match = mpb.Match()
+        match.CopyFrom(resource)
+        match.version = prior.version
+        match.seat_to_move = state.core.seat_to_move
+        match.turn_deadline_unix_ms = prior.turn_deadline_unix_ms
+        if state.core.game_over:
+            match.status = FINISHED
+            match.clock_deadline_unix_ms = 0
+            outcome = engine.outcome(state)
+            if outcome is not None:
+                match.outcome.CopyFrom(outcome)
+        return mpb.SubmitActionResponse(match=match, events=visible_events(events, prior.seat))
 
     # ------------------------------------------------------------------ the log made whole again
     @staticmethod
@@ -451,7 +526,7 @@ class Matches:
 
     async def leave(self, identity: Identity, match_id: str) -> mpb.LeaveMatchResponse:
         loaded = await self.load(match_id)
-        actor = self.seat_of(identity, loaded)
+        actor = self.seat_of(identity, loaded.match)
         if actor is None:
             raise GameError(R.ERROR_REASON_WRONG_SEAT, "leaving needs the seat token")
         if loaded.match.status == FINISHED:
@@ -518,13 +593,15 @@ class Matches:
             match.clock_deadline_unix_ms = 0
         record.state = state.SerializeToString()
         entry = spb.LogEntry(version=match.version, seat=seat, action_id=action_id, unix_ms=self.clock(),
-                             request_key=request[0], request_hash=request[1], clock_ended=clock_ended)
+                             request_key=request[0], request_hash=request[1], clock_ended=clock_ended,
+                             turn_deadline_unix_ms=match.turn_deadline_unix_ms)
         if structured is not None or action_id >= 0:
             entry.replayable = True
             if structured is not None:  # applied again exactly as the client sent it
                 entry.action = structured.SerializeToString()
         else:
             entry.events.extend(events)
+            entry.match.CopyFrom(match)  # seats change only in entries like this one (see LogEntry.match)
         if response is not None:
             response.match.CopyFrom(match)
         # The deadline is scheduled first (in the same round trip): a crash right after the commit
@@ -588,7 +665,7 @@ class Matches:
             mpb.WatchMatchResponse]:
         match_id = request.match_id
         loaded = await self.load(match_id)
-        actor = self.seat_of(identity, loaded) if identity is None or identity.kind != BOT else None
+        actor = self.seat_of(identity, loaded.match) if identity is None or identity.kind != BOT else None
         seat = actor.seat if actor else -1
         last = max(request.from_version, -1)
         made: list[common_pb2.Event] = []
@@ -631,9 +708,11 @@ class Matches:
         return await self.shared.get((loaded.match.match_id, "view", loaded.match.version, seat), build)  # type: ignore[no-any-return]
 
     async def replay(self, identity: Identity | None, match_id: str) -> mpb.GetReplayResponse:
+        """The log made again from the seed: a match whose rules this replica lacks answers
+        UNAVAILABLE (RULES_VERSION) rather than a replay under other rules."""
         loaded = await self.load(match_id)
         complete = loaded.match.status == FINISHED
-        actor = None if complete or identity is None or identity.kind == BOT else self.seat_of(identity, loaded)
+        actor = None if complete or identity is None or identity.kind == BOT else self.seat_of(identity, loaded.match)
         seat = actor.seat if actor else -1
         response = mpb.GetReplayResponse(match=loaded.match, complete=complete,
                                          num_players=loaded.state.core.num_players)

@@ -89,6 +89,8 @@ async def rate_match(store: MatchmakingStore, match: mpb.Match, keep_ms: int, at
     """Rates a finished match once: reads, computes, compare-and-sets, again on a conflict."""
     results = {r.seat: r.rank for r in match.outcome.results}
     entities = seat_entities(match)
+    if match.seed_fixed:  # whoever chose the seed knew every hidden card: never rated
+        return "unrated"
     if len(entities) < 2 or set(results) != set(range(len(entities))):
         return "unrated"
     ranks = [results[s] for s in range(len(entities))]

@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator, Callable
 
 from services.kit.config import Config
 from services.kit.errors import GameError
+from services.kit.page_tokens import PageTokens
+from services.kit.validation import check_id, check_range
 from services.match.tokens import PLAYER, Identity
 from services.matchmaking.model import BOT_PREFIX, new_ticket_id
 from services.matchmaking.ratings import bot_difficulty, record_of
@@ -18,6 +20,7 @@ from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
 
 R = common_pb2.ErrorReason
 MAX_PAGE = 100
+MAX_PLAYER_COUNTS = 16  # more entries than any game has table sizes
 # A watcher re-reads its ticket at least this often, whatever pub/sub delivers.
 WATCH_POLL_SECONDS = 2.0
 FINAL = (mmpb.TICKET_STATUS_ASSIGNED, mmpb.TICKET_STATUS_CANCELLED, mmpb.TICKET_STATUS_EXPIRED)
@@ -40,17 +43,22 @@ class Tickets:
         self.config = config
         self.store = store
         self.clock = clock
+        self.page_tokens = PageTokens(config.token_key, "leaderboard")
 
     # ---------------------------------------------------------------- tickets
     async def create(self, identity: Identity | None, request: mmpb.CreateTicketRequest) -> mmpb.Ticket:
         player = player_of(identity)
-        engine = registry.get_engine(request.game_id)
+        engine = registry.get_engine(check_id("game_id", request.game_id))
         spec = engine.spec
+        if len(request.player_counts) > MAX_PLAYER_COUNTS:
+            raise GameError(R.ERROR_REASON_INVALID_REQUEST, f"player_counts has more than {MAX_PLAYER_COUNTS} entries",
+                            {"field": "player_counts"})
         counts = sorted(set(request.player_counts)) or list(range(spec.min_players, spec.max_players + 1))
         for count in counts:
             spec.check_player_count(count)
-        if request.max_wait_seconds < 0:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "max_wait_seconds cannot be negative")
+        if request.max_wait_seconds < 0:  # a longer wait than the tickets' lifetime is capped to it
+            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "max_wait_seconds cannot be negative",
+                            {"field": "max_wait_seconds"})
         wait = min(request.max_wait_seconds or self.config.ticket_default_wait_seconds, self.config.ticket_ttl_seconds)
         rating = record_of(player.player_id, (await self.store.get_ratings(spec.game_id, [player.player_id])).get(
             player.player_id))
@@ -72,8 +80,7 @@ class Tickets:
         return ticket
 
     async def _owned(self, identity: Identity, ticket_id: str) -> mmpb.Ticket:
-        if not ticket_id:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "ticket_id is required")
+        check_id("ticket_id", ticket_id)
         stored = await self.store.get_ticket(ticket_id)
         if stored is None or stored.ticket.player_id != identity.player_id:
             raise unknown_ticket(ticket_id)  # another player's ticket is not shown to exist
@@ -116,8 +123,8 @@ class Tickets:
                            rank=0 if rank is None else rank + 1)
 
     async def rating(self, identity: Identity | None, request: mmpb.GetRatingRequest) -> mmpb.Rating:
-        game_id = registry.get_engine(request.game_id).game_id
-        player_id = request.player_id or player_of(identity).player_id
+        game_id = registry.get_engine(check_id("game_id", request.game_id)).game_id
+        player_id = check_id("player_id", request.player_id, required=False) or player_of(identity).player_id
         if player_id.startswith(BOT_PREFIX) and bot_difficulty(player_id) is None:
             raise GameError(R.ERROR_REASON_INVALID_REQUEST, "bots are bot-easy, bot-medium and bot-hard")
         raw = (await self.store.get_ratings(game_id, [player_id])).get(player_id)
@@ -127,21 +134,18 @@ class Tickets:
 
     async def leaderboard(self, identity: Identity | None,
                           request: mmpb.ListLeaderboardRequest) -> mmpb.ListLeaderboardResponse:
-        game_id = registry.get_engine(request.game_id).game_id
+        game_id = registry.get_engine(check_id("game_id", request.game_id)).game_id
         size = request.page_size or 20
-        if not 0 < size <= MAX_PAGE:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, f"page_size must be 1..{MAX_PAGE}")
+        check_range("page_size", size, 1, MAX_PAGE)
         start = 0
         if request.page_token:
-            if not request.page_token.isdigit():
-                raise GameError(R.ERROR_REASON_INVALID_REQUEST, "page_token is not one this service gave")
-            start = int(request.page_token)
+            start = int(self.page_tokens.read(request.page_token, game_id))
         elif request.around_me:
             place = await self.store.rank(game_id, player_of(identity).player_id)
             start = max(0, place - size // 2) if place is not None else 0
         total = await self.store.board_size(game_id)
         rows = await self.store.leaderboard(game_id, start, size)
         entries = [self._rating(game_id, p, raw, start + i) for i, (p, raw) in enumerate(rows)]
-        following = str(start + size) if start + size < total else ""
+        following = self.page_tokens.issue(str(start + size), game_id) if start + size < total else ""
         return mmpb.ListLeaderboardResponse(entries=entries, next_page_token=following, total=total)
 

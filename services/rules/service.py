@@ -26,9 +26,11 @@ ENGINE_FAULTS = (IndexError, KeyError, ValueError, TypeError, ZeroDivisionError)
 
 
 def game_spec(engine: Engine) -> pb.GameSpec:
-    return engine.spec.to_proto(
+    spec = engine.spec.to_proto(
         engine.State.DESCRIPTOR.full_name, engine.Action.DESCRIPTOR.full_name, engine.View.DESCRIPTOR.full_name
     )
+    spec.rules_version = engine.rules_version
+    return spec
 
 
 def pack(message: Any) -> any_pb2.Any:

@@ -132,7 +132,7 @@ async def create_server(config: Config, deps: Deps, addr: str | None = None) -> 
         registrations.append(Registration(rules_service_pb2_grpc.add_RulesServiceServicer_to_server,
                                           rules_service.RulesServicer(), rules_service.SERVICE_NAME))
     if "match" in deps.services:
-        signer = TokenSigner(config.token_key, config.token_ttl_seconds)
+        signer = TokenSigner.from_config(config)
         matches = Matches(config, deps.store, signer)
         if deps.bots is None:
             deps.bots = make_bots(config, matches, deps)

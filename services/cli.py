@@ -79,6 +79,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = Config.from_env()
     if args.addr:
         config = config.with_overrides(addr=args.addr)
+    if refused := config.insecure_reason():
+        print(f"sizzle serve: {refused}", file=sys.stderr)
+        return 2
     services = tuple(s.strip() for s in args.services.split(",")) if args.services else None
     asyncio.run(serve(config, services))
     # Past this point only the interpreter's own exit is left; should it hang, the threads' stacks go
@@ -94,6 +97,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     # Multiprocess metrics: set before any metric is created, in this process and its children.
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="sizzle-metrics-"))
     config = Config.from_env()
+    if refused := config.insecure_reason():
+        print(f"sizzle worker: {refused}", file=sys.stderr)
+        return 2
     if config.metrics_port:
         from prometheus_client import CollectorRegistry, multiprocess, start_http_server
 

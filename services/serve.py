@@ -20,5 +20,8 @@ async def serve(config: Config, services: tuple[str, ...] | None = None) -> None
     store = "Redis at " + config.redis_url if config.redis_url else "the embedded in-process store"
     bots = "Celery via " + config.broker_url if config.broker_url else "in-process bots"
     print(f"  matches live in {store}; bot seats are played by {bots}", flush=True)
+    if config.uses_dev_key:
+        print("  tokens are signed with the DEVELOPMENT key (fine on this machine alone; set SIZZLE_TOKEN_KEY for "
+              "anything shared)", flush=True)
     print("  reflection and grpc.health.v1 are on; stop with Ctrl-C or SIGTERM", flush=True)
     await serve_until_signalled(running, config.grace_seconds)

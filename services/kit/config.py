@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 DEV_TOKEN_KEY = "sizzle-dev-key-not-for-production"
+MIN_TOKEN_KEY_CHARS = 32
 
 
 @dataclass(frozen=True)
@@ -19,8 +20,12 @@ class Config:
     redis_prefix: str = "sizzle"
     # Celery broker for bot turns; empty: bots play in-process.
     broker_url: str = ""
-    # HMAC key that signs player, seat and bot tokens.
+    # HMAC key that signs player, seat and bot tokens (at least 32 characters). Required wherever a
+    # store is shared (Redis, a broker): only the embedded default may run on the development key.
     token_key: str = DEV_TOKEN_KEY
+    # Earlier signing keys still accepted for verification, comma-separated (key rotation: sign with
+    # the new key, keep the old one here until its tokens have expired).
+    token_verify_keys: str = ""
     # Lifetime of a player or seat token, seconds.
     token_ttl_seconds: int = 7 * 24 * 3600
     # Port of the Prometheus metrics endpoint; 0 disables it.
@@ -71,6 +76,22 @@ class Config:
     bot_queue: str = "bots"
     # Seconds a bot waits before acting (people like to see the bots' moves; 0 in tests and benchmarks).
     bot_think_seconds: float = 0.0
+    # TLS certificate chain (PEM file) the gRPC port serves, with SIZZLE_TLS_KEY; empty: plaintext.
+    tls_cert: str = ""
+    # Private key (PEM file) of SIZZLE_TLS_CERT.
+    tls_key: str = ""
+    # CA bundle (PEM file) of client certificates: set, the server requires and verifies one (mTLS).
+    tls_client_ca: str = ""
+    # CA bundle (PEM file) that signs the servers this process calls; set: outgoing calls use TLS.
+    tls_ca: str = ""
+    # 1: outgoing calls use TLS trusting the system's root certificates (when SIZZLE_TLS_CA is empty).
+    tls_system_roots: int = 0
+    # Certificate chain (PEM file) this process presents to servers that require one, with SIZZLE_TLS_CLIENT_KEY.
+    tls_client_cert: str = ""
+    # Private key (PEM file) of SIZZLE_TLS_CLIENT_CERT.
+    tls_client_key: str = ""
+    # Name checked against the servers' certificates instead of the target's host (e.g. calling 127.0.0.1).
+    tls_server_name: str = ""
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Config:
@@ -86,6 +107,29 @@ class Config:
 
     def with_overrides(self, **changes: object) -> Config:
         return replace(self, **changes)  # type: ignore[arg-type]
+
+    def insecure_reason(self) -> str:
+        """Why this configuration must not start a server, or "" when it may: a shared store (Redis,
+        a broker) with the development token key, or a key too short to sign with."""
+        shared = self.redis_url or self.broker_url
+        if shared and self.token_key == DEV_TOKEN_KEY:
+            return ("SIZZLE_TOKEN_KEY is not set: a server on a shared store (SIZZLE_REDIS_URL or SIZZLE_BROKER_URL) "
+                    "needs its own secret key of at least 32 characters (e.g. `openssl rand -hex 32`)")
+        if self.token_key != DEV_TOKEN_KEY and len(self.token_key) < MIN_TOKEN_KEY_CHARS:
+            return f"SIZZLE_TOKEN_KEY must be at least {MIN_TOKEN_KEY_CHARS} characters"
+        if any(0 < len(k) < MIN_TOKEN_KEY_CHARS for k in self.verify_keys):
+            return f"every key of SIZZLE_TOKEN_VERIFY_KEYS must be at least {MIN_TOKEN_KEY_CHARS} characters"
+        return ""
+
+    @property
+    def verify_keys(self) -> tuple[str, ...]:
+        """The keys tokens are verified with: the signing key first, then the earlier ones."""
+        earlier = tuple(k.strip() for k in self.token_verify_keys.split(",") if k.strip())
+        return (self.token_key, *earlier)
+
+    @property
+    def uses_dev_key(self) -> bool:
+        return self.token_key == DEV_TOKEN_KEY
 
     @property
     def match_target(self) -> str:

@@ -3,8 +3,10 @@ and a seat, the bot credential, and the service credential other services use (m
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import time
+from collections.abc import Sequence
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -30,12 +32,20 @@ class Identity:
     seat: int = -1
 
 
+def key_id(key: str) -> str:
+    """A key's public name in a token's header: 8 hex digits of its SHA-256 (tells nothing of the key)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:8]
+
+
 class TokenSigner:
     VERIFIED_CACHE = 4096  # tokens whose signature was checked, kept until they expire
 
-    def __init__(self, key: str, ttl_seconds: int) -> None:
+    def __init__(self, key: str, ttl_seconds: int, earlier_keys: Sequence[str] = ()) -> None:
         self._key = key
         self._ttl = ttl_seconds
+        # Key rotation: tokens name the key that signed them (`kid`); the earlier keys still verify.
+        self._keys = {key_id(k): k for k in (key, *earlier_keys)}
+        self._kid = key_id(key)
         # A client sends the same token on every call: its signature is checked once (about 50 us),
         # then the identity is reused until the token's own expiry.
         self._verified: OrderedDict[str, tuple[Identity, float]] = OrderedDict()
@@ -43,8 +53,14 @@ class TokenSigner:
     def _sign(self, claims: dict[str, Any], ttl: int | None = None) -> tuple[str, int]:
         now = int(time.time())
         expires = now + (ttl if ttl is not None else self._ttl)
-        token = jwt.encode({**claims, "iss": _ISSUER, "iat": now, "exp": expires}, self._key, algorithm="HS256")
+        token = jwt.encode({**claims, "iss": _ISSUER, "iat": now, "exp": expires}, self._key, algorithm="HS256",
+                           headers={"kid": self._kid})
         return token, expires * 1000
+
+    @classmethod
+    def from_config(cls, config: Any) -> TokenSigner:
+        """The signer of a process: SIZZLE_TOKEN_KEY signs, SIZZLE_TOKEN_VERIFY_KEYS still verify."""
+        return cls(config.token_key, config.token_ttl_seconds, config.verify_keys[1:])
 
     def new_player(self, display_name: str) -> tuple[str, str, int]:
         """A new guest: (player_id, token, expires_unix_ms)."""
@@ -77,7 +93,11 @@ class TokenSigner:
 
     def _decode(self, token: str) -> tuple[Identity, float]:
         try:
-            claims = jwt.decode(token, self._key, algorithms=["HS256"], issuer=_ISSUER,
+            kid = jwt.get_unverified_header(token).get("kid")
+            key = self._keys.get(kid) if isinstance(kid, str) else self._key  # no kid: signed before rotation
+            if key is None:
+                raise jwt.InvalidKeyError("the token names a key this server does not hold")
+            claims = jwt.decode(token, key, algorithms=["HS256"], issuer=_ISSUER,
                                 options={"require": ["exp", "iat", "sub"]})
         except jwt.ExpiredSignatureError as exc:
             raise GameError(R.ERROR_REASON_INVALID_TOKEN, "the token has expired") from exc

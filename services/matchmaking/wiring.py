@@ -37,7 +37,7 @@ class MatchmakingApp:
         self.config = config
         self.store = store
         self.tickets = Tickets(config, store)
-        signer = TokenSigner(config.token_key, config.token_ttl_seconds)
+        signer = TokenSigner.from_config(config)
         self.registrations = [Registration(matchmaking_service_pb2_grpc.add_MatchmakingServiceServicer_to_server,
                                            MatchmakingServicer(self.tickets, signer), MATCHMAKING_SERVICE)]
         self.creator: GrpcMatchCreator | None = None

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from services.kit.errors import GameError
 from sizzle.common.v1 import common_pb2
 from sizzle.rules.v1 import rules_service_pb2
+
+MAX_OPTION_CHARS = 64  # no option value of any game is longer
 
 
 @dataclass(frozen=True)
@@ -18,6 +21,31 @@ class OptionSpec:
     description: str
     default: str
     allowed: tuple[str, ...] = ()
+    # A free-form numeric option's bounds (inclusive): a value outside them, or no finite number, is
+    # refused at creation. An empty value stays allowed when the default is empty (the option unset).
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def check(self, value: str) -> None:
+        """Refuses a value this option cannot take (INVALID_OPTION)."""
+        if self.allowed and value not in self.allowed:
+            shown = value if len(value) <= 24 else value[:24] + "..."
+            raise GameError(common_pb2.ERROR_REASON_INVALID_OPTION,
+                            f"option {self.name}={shown!r} is not one of {', '.join(self.allowed)}",
+                            {"option": self.name})
+        if self.minimum is None and self.maximum is None or (value == "" and self.default == ""):
+            return
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        low = -math.inf if self.minimum is None else self.minimum
+        high = math.inf if self.maximum is None else self.maximum
+        if not (math.isfinite(number) and low <= number <= high):
+            shown = value if len(value) <= 24 else value[:24] + "..."
+            raise GameError(common_pb2.ERROR_REASON_INVALID_OPTION,
+                            f"option {self.name}={shown!r} is not a number from {low:g} to {high:g}",
+                            {"option": self.name})
 
     def to_proto(self) -> rules_service_pb2.OptionSpec:
         return rules_service_pb2.OptionSpec(
@@ -51,20 +79,20 @@ class GameSpec:
         known = {o.name: o for o in self.options}
         for name in given:
             if name not in known:
+                shown = name if len(name) <= 24 else name[:24] + "..."
                 raise GameError(
                     common_pb2.ERROR_REASON_INVALID_OPTION,
-                    f"{self.game_id} has no option {name!r} (options: {', '.join(sorted(known)) or 'none'})",
-                    {"option": name},
+                    f"{self.game_id} has no option {shown!r} (options: {', '.join(sorted(known)) or 'none'})",
+                    {"option": shown},
                 )
         resolved = {}
         for option in self.options:
             value = given.get(option.name, option.default)
-            if option.allowed and value not in option.allowed:
-                raise GameError(
-                    common_pb2.ERROR_REASON_INVALID_OPTION,
-                    f"option {option.name}={value!r} is not one of {', '.join(option.allowed)}",
-                    {"option": option.name},
-                )
+            if len(value) > MAX_OPTION_CHARS:
+                raise GameError(common_pb2.ERROR_REASON_INVALID_OPTION,
+                                f"option {option.name} is longer than {MAX_OPTION_CHARS} characters",
+                                {"option": option.name})
+            option.check(value)
             resolved[option.name] = value
         return resolved
 

@@ -1,4 +1,9 @@
-"""The `play`, `watch` and `replay` commands of the `sizzle` command line: the terminal client."""
+"""The `play`, `watch` and `replay` commands of the `sizzle` command line: the terminal client.
+
+Each connects in plaintext unless given a CA (`--ca`, or $SIZZLE_TLS_CA) or `--tls` (the system's
+roots); the client certificate of mTLS and the name to check come from the environment
+(SIZZLE_TLS_CLIENT_CERT, SIZZLE_TLS_CLIENT_KEY, SIZZLE_TLS_SERVER_NAME).
+"""
 
 from __future__ import annotations
 
@@ -11,12 +16,15 @@ from typing import Any
 from clients.connection import (
     DIFFICULTIES,
     ClientError,
+    MatchLink,
     Seating,
     default_server,
     join_match,
     new_match,
     peek_match,
 )
+from services.kit.config import Config
+from services.kit.tls import ClientTLS, TLSConfigError, client_tls, variable
 
 
 def _parse_options(pairs: list[str]) -> dict[str, str]:
@@ -49,29 +57,49 @@ def default_bots(game_id: str, humans: int) -> int:
     return max(least - humans, 0 if humans > 1 else 1)
 
 
-def invite_line(seating: Seating) -> str:
+def tls_for(args: argparse.Namespace) -> ClientTLS | None:
+    """The TLS of the command's calls: --ca or --tls over the environment's SIZZLE_TLS_*; None: plaintext."""
+    config = Config.from_env()
+    if args.ca:
+        config = config.with_overrides(tls_ca=args.ca)
+    if args.tls:
+        config = config.with_overrides(tls_system_roots=1)
+    try:
+        return client_tls(config)
+    except TLSConfigError as error:
+        said = str(error).replace(variable("tls_ca"), "--ca") if args.ca else str(error)
+        raise ClientError(said) from None
+
+
+def tls_flags(args: argparse.Namespace) -> str:
+    """The TLS flags of this command, for a friend's command line."""
+    return (f" --ca {args.ca}" if args.ca else "") + (" --tls" if args.tls else "")
+
+
+def invite_line(seating: Seating, flags: str = "") -> str:
     server = "" if seating.target == default_server() else f" --server {seating.target}"
-    return f"a friend joins with: sizzle play {seating.game_id} --join {seating.match_id}{server}"
+    fixed = " --accept-fixed-seed" if seating.match.seed_fixed else ""
+    return f"a friend joins with: sizzle play {seating.game_id} --join {seating.match_id}{server}{flags}{fixed}"
 
 
-def seat_for(args: argparse.Namespace, target: str) -> Seating:
+def seat_for(args: argparse.Namespace, target: str, tls: ClientTLS | None = None) -> Seating:
     name = args.name or default_name()
     if args.join:
         if args.game:
-            match = peek_match(target, args.join)
+            match = peek_match(target, args.join, tls)
             if match.game_id != args.game:
                 raise ClientError(f"match {args.join} plays {match.game_id}, not {args.game}")
-        return join_match(target, args.join, name=name)
+        return join_match(target, args.join, name=name, tls=tls, accept_fixed_seed=args.accept_fixed_seed)
     if not args.game:
         raise ClientError("name the game to play (see `sizzle games`), or --join a match")
     if args.queue:
         from clients.queue import queue_for_match
 
         return queue_for_match(target, args.game, name=name, players=args.players, max_wait_seconds=args.max_wait,
-                               allow_bots=not args.no_bots, on_wait=lambda text: print(text, flush=True))
+                               allow_bots=not args.no_bots, on_wait=lambda text: print(text, flush=True), tls=tls)
     bots = args.bots if args.bots is not None else default_bots(args.game, args.humans)
     return new_match(target, args.game, name=name, bots=bots, humans=args.humans, difficulty=args.difficulty,
-                     turn_seconds=args.turn_seconds, options=_parse_options(args.option), seed=args.seed)
+                     turn_seconds=args.turn_seconds, options=_parse_options(args.option), seed=args.seed, tls=tls)
 
 
 def _quiet() -> None:
@@ -93,19 +121,21 @@ def _goodbye(match: Any, seat: int, match_id: str) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     target = args.server or default_server()
     try:
-        seating = seat_for(args, target)
+        tls = tls_for(args)
+        seating = seat_for(args, target, tls)
     except ClientError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     invite = ""
     print(f"match {seating.match_id}: {seating.display_name} plays seat {seating.seat}")
     if seating.open_seats:
-        invite = invite_line(seating)
+        invite = invite_line(seating, tls_flags(args))
         print(f"the match waits for {seating.open_seats} more player(s); {invite}", flush=True)
     from clients.tui.match_app import MatchApp
 
     _quiet()
-    app = MatchApp(target, seating.match_id, token=seating.seat_token, seat=seating.seat, invite=invite)
+    link = MatchLink(target, seating.match_id, seating.seat_token, tls=tls)
+    app = MatchApp(target, seating.match_id, token=seating.seat_token, seat=seating.seat, invite=invite, link=link)
     _goodbye(app.run(), seating.seat, seating.match_id)
     return 0
 
@@ -113,34 +143,41 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     target = args.server or default_server()
     try:
-        peek_match(target, args.match_id)
+        tls = tls_for(args)
+        peek_match(target, args.match_id, tls)
     except ClientError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     from clients.tui.match_app import MatchApp
 
     _quiet()
-    _goodbye(MatchApp(target, args.match_id).run(), -1, args.match_id)
+    _goodbye(MatchApp(target, args.match_id, link=MatchLink(target, args.match_id, tls=tls)).run(), -1,
+             args.match_id)
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     target = args.server or default_server()
     try:
-        peek_match(target, args.match_id)
+        tls = tls_for(args)
+        peek_match(target, args.match_id, tls)
     except ClientError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     from clients.tui.replay_app import ReplayApp
 
     _quiet()
-    ReplayApp(target, args.match_id).run()
+    ReplayApp(target, args.match_id, link=MatchLink(target, args.match_id, tls=tls)).run()
     return 0
 
 
 def _server_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server", metavar="ADDR",
                         help="HOST:PORT of the platform (default: $SIZZLE_ADDR or 127.0.0.1:50051)")
+    parser.add_argument("--ca", metavar="FILE",
+                        help="connect with TLS, trusting the CA in this PEM file (default: $SIZZLE_TLS_CA)")
+    parser.add_argument("--tls", action="store_true",
+                        help="connect with TLS, trusting the system's root certificates (default: plaintext)")
 
 
 def register_commands(sub: Any) -> None:
@@ -161,7 +198,11 @@ def register_commands(sub: Any) -> None:
     play.add_argument("--turn-seconds", type=int, default=0,
                       help="seconds per turn before a bot plays for the seat (default: no limit)")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
-    play.add_argument("--seed", type=int, default=0, help="the game's seed (default: random)")
+    play.add_argument("--seed", type=int, default=0,
+                      help="the game's seed (default: random); a chosen seed lets you compute every hidden card, so "
+                           "the match is never rated and friends join it only with --accept-fixed-seed")
+    play.add_argument("--accept-fixed-seed", action="store_true",
+                      help="with --join: join a match whose creator chose the seed (and can see every hidden card)")
     _server_argument(play)
     play.set_defaults(func=cmd_play)
 

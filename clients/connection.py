@@ -1,7 +1,8 @@
 """How Sizzle's terminal client talks to the platform: taking a seat (a guest token, then a new match
 or a joined one), following a match with WatchMatch that resumes by itself from the last version it
 saw after a dropped connection, and submits retried with the same request id so that a retry never
-plays twice.
+plays twice. Every channel is opened by services.kit.tls: over TLS when given a ClientTLS (the CA
+that signs the server), plaintext otherwise.
 
 Seating is blocking (it runs before the screen opens); following and submitting are asyncio (they
 run on the screen's event loop).
@@ -19,6 +20,7 @@ from typing import Any, TypeVar
 import grpc
 
 from services.kit.errors import error_info
+from services.kit.tls import ClientTLS, open_aio_channel, open_channel
 from sizzle.auth.v1 import auth_service_pb2 as apb
 from sizzle.auth.v1 import auth_service_pb2_grpc
 from sizzle.match.v1 import match_service_pb2 as mpb
@@ -111,16 +113,18 @@ def blocking_call(call: Callable[[], T], what: str) -> T:
 
 
 def _seat(target: str, guest: apb.CreateGuestResponse, name: str, match_id: str,
-          channel: grpc.Channel) -> Seating:
+          channel: grpc.Channel, accept_fixed_seed: bool = False) -> Seating:
     stub = match_service_pb2_grpc.MatchServiceStub(channel)
-    joined = blocking_call(lambda: stub.JoinMatch(mpb.JoinMatchRequest(match_id=match_id), metadata=auth(guest.token),
-                                              timeout=CALL_TIMEOUT), f"join match {match_id}")
+    request = mpb.JoinMatchRequest(match_id=match_id, accept_fixed_seed=accept_fixed_seed)
+    joined = blocking_call(lambda: stub.JoinMatch(request, metadata=auth(guest.token), timeout=CALL_TIMEOUT),
+                           f"join match {match_id}")
     return Seating(target, match_id, joined.match.game_id, joined.seat, joined.seat_token, guest.token, name,
                    joined.match)
 
 
 def new_match(target: str, game_id: str, *, name: str, bots: int, humans: int = 1, difficulty: str = "medium",
-              turn_seconds: int = 0, options: Mapping[str, str] | None = None, seed: int = 0) -> Seating:
+              turn_seconds: int = 0, options: Mapping[str, str] | None = None, seed: int = 0,
+              tls: ClientTLS | None = None) -> Seating:
     """A guest creates a match of `humans` human seats (its own is the first) and `bots` bot seats and
     takes its seat. With more than one human seat the match waits for the others to join."""
     if humans < 1 or bots < 0:
@@ -129,7 +133,7 @@ def new_match(target: str, game_id: str, *, name: str, bots: int, humans: int = 
         mpb.SeatSpec(kind=mpb.SEAT_KIND_BOT, difficulty=DIFFICULTIES[difficulty])] * bots
     request = mpb.CreateMatchRequest(game_id=game_id, seats=seats, turn_seconds=turn_seconds,
                                      options=dict(options or {}), seed=seed)
-    with grpc.insecure_channel(target) as channel:
+    with open_channel(target, tls) as channel:
         guest = blocking_call(lambda: create_guest(channel, name), "create a guest player")
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
         created = blocking_call(lambda: stub.CreateMatch(request, metadata=auth(guest.token), timeout=CALL_TIMEOUT),
@@ -137,11 +141,13 @@ def new_match(target: str, game_id: str, *, name: str, bots: int, humans: int = 
         return _seat(target, guest, name, created.match.match_id, channel)
 
 
-def join_match(target: str, match_id: str, *, name: str) -> Seating:
-    """A guest takes an open seat of a waiting match."""
-    with grpc.insecure_channel(target) as channel:
+def join_match(target: str, match_id: str, *, name: str, tls: ClientTLS | None = None,
+               accept_fixed_seed: bool = False) -> Seating:
+    """A guest takes an open seat of a waiting match (one whose creator chose the seed only with
+    `accept_fixed_seed`: the creator can compute every hidden card)."""
+    with open_channel(target, tls) as channel:
         guest = blocking_call(lambda: create_guest(channel, name), "create a guest player")
-        return _seat(target, guest, name, match_id, channel)
+        return _seat(target, guest, name, match_id, channel, accept_fixed_seed)
 
 
 class MatchLink:
@@ -152,12 +158,13 @@ class MatchLink:
     transient failure with the same request id: the server answers a repeated id with its first answer.
     """
 
-    def __init__(self, target: str, match_id: str, token: str = "", *,
+    def __init__(self, target: str, match_id: str, token: str = "", *, tls: ClientTLS | None = None,
                  on_connection: Callable[[str], None] | None = None,
                  first_delay: float = 0.2, max_delay: float = 3.0, patience: float = 600.0) -> None:
         self.target = target
         self.match_id = match_id
         self.token = token
+        self.tls = tls
         self.on_connection = on_connection or (lambda text: None)
         self.first_delay = first_delay
         self.max_delay = max_delay
@@ -169,7 +176,7 @@ class MatchLink:
     @property
     def stub(self) -> match_service_pb2_grpc.MatchServiceStub:
         if self._channel is None:
-            self._channel = grpc.aio.insecure_channel(self.target, options=CHANNEL_OPTIONS)
+            self._channel = open_aio_channel(self.target, self.tls, CHANNEL_OPTIONS)
         return match_service_pb2_grpc.MatchServiceStub(self._channel)
 
     async def close(self) -> None:
@@ -252,9 +259,9 @@ class MatchLink:
         return response
 
 
-def peek_match(target: str, match_id: str) -> mpb.Match:
+def peek_match(target: str, match_id: str, tls: ClientTLS | None = None) -> mpb.Match:
     """The match as anyone may see it (its game, seats and status)."""
-    with grpc.insecure_channel(target) as channel:
+    with open_channel(target, tls) as channel:
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
         response = blocking_call(lambda: stub.GetMatch(mpb.GetMatchRequest(match_id=match_id), timeout=CALL_TIMEOUT),
                              f"find match {match_id}")

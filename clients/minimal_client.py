@@ -5,8 +5,10 @@ match against bots, plays random legal actions until the end and prints the fina
 It shows everything a client in any language needs: tokens in the `authorization` metadata, a
 WatchMatch stream resumed from the last version after a dropped connection, submits retried with
 the same request id, and refusals read from their ErrorInfo reason (never from the message text).
+It speaks plaintext, or TLS when given the CA that signs the server (--ca) or --tls (the system's roots).
 
     python -m clients.minimal_client --server 127.0.0.1:50051 --game grill_party --bots 1
+    python -m clients.minimal_client --server play.example.com:443 --tls
 """
 
 from __future__ import annotations
@@ -63,13 +65,25 @@ def submit(stub: match_service_pb2_grpc.MatchServiceStub, token: str, match_id: 
             raise
 
 
+def open_channel(server: str, ca: str = "", tls: bool = False) -> grpc.Channel:
+    """Plaintext, or TLS when given the CA's PEM file (or tls: trusting the system's root certificates)."""
+    if not ca and not tls:
+        return grpc.insecure_channel(server)
+    roots = None
+    if ca:
+        with open(ca, "rb") as pem:
+            roots = pem.read()
+    return grpc.secure_channel(server, grpc.ssl_channel_credentials(root_certificates=roots))
+
+
 def name_of(match: match_service_pb2.Match, seat: int) -> str:
     return match.seats[seat].display_name if 0 <= seat < len(match.seats) else "game"
 
 
-def play(server: str, game_id: str, bots: int, name: str, seed: int = 0) -> match_service_pb2.Match:
+def play(server: str, game_id: str, bots: int, name: str, seed: int = 0, ca: str = "",
+         tls: bool = False) -> match_service_pb2.Match:
     rng = random.Random(seed or None)
-    with grpc.insecure_channel(server) as channel:
+    with open_channel(server, ca, tls) as channel:
         auth = auth_service_pb2_grpc.AuthServiceStub(channel)
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
 
@@ -127,11 +141,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=1)
     parser.add_argument("--name", default="minimal client")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ca", default="", help="connect with TLS, trusting the CA in this PEM file")
+    parser.add_argument("--tls", action="store_true", help="connect with TLS, trusting the system's roots")
     args = parser.parse_args(argv)
     try:
-        match = play(args.server, args.game, args.bots, args.name, args.seed)
+        match = play(args.server, args.game, args.bots, args.name, args.seed, args.ca, args.tls)
     except grpc.RpcError as error:
         print(f"error: {error.details()} ({error_reason(error) or error.code().name})", file=sys.stderr)
+        return 1
+    except OSError as error:  # the CA file
+        print(f"error: {error}", file=sys.stderr)
         return 1
     print(final_table(match))
     return 0

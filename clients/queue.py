@@ -10,6 +10,7 @@ from collections.abc import Callable
 import grpc
 
 from clients.connection import CALL_TIMEOUT, ClientError, Seating, auth, blocking_call, create_guest, is_transient
+from services.kit.tls import ClientTLS, open_channel
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
 from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
@@ -35,10 +36,12 @@ def _watch_until_final(stub: matchmaking_service_pb2_grpc.MatchmakingServiceStub
 
 
 def queue_for_match(target: str, game_id: str, *, name: str, players: int = 0, max_wait_seconds: int = 0,
-                    allow_bots: bool = True, on_wait: Callable[[str], None] | None = None) -> Seating:
-    """A guest waits in the pool of `game_id` until seated; `players` asks for one table size (0: any)."""
+                    allow_bots: bool = True, on_wait: Callable[[str], None] | None = None,
+                    tls: ClientTLS | None = None) -> Seating:
+    """A guest waits in the pool of `game_id` until seated; `players` asks for one table size (0: any);
+    over TLS with `tls`."""
     say = on_wait or (lambda text: None)
-    with grpc.insecure_channel(target) as channel:
+    with open_channel(target, tls) as channel:
         guest = blocking_call(lambda: create_guest(channel, name), "create a guest player")
         stub = matchmaking_service_pb2_grpc.MatchmakingServiceStub(channel)
         request = mmpb.CreateTicketRequest(game_id=game_id, player_counts=[players] if players else [],

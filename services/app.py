@@ -6,6 +6,7 @@ set, else in-process)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -13,12 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.kit.config import Config
+from services.kit.errors import GameError
+from services.kit.interceptor import Admission
+from services.kit.quotas import Quotas, QuotaStore, build_quota_store, subject_of
 from services.kit.server import Registration, RunningServer, start_server
 from services.match.core import Matches
 from services.match.deadlines import DeadlineLoop
 from services.match.service import AUTH_SERVICE, MATCH_SERVICE, AuthServicer, MatchServicer
 from services.match.store import MatchStore, MemoryStore
-from services.match.tokens import TokenSigner
+from services.match.tokens import TokenSigner, bearer
 from services.rules import service as rules_service
 from sizzle.auth.v1 import auth_service_pb2_grpc
 from sizzle.match.v1 import match_service_pb2_grpc
@@ -49,6 +53,7 @@ class Deps:
     bot_factory: Any = None  # in-process bots only: (game_id, difficulty, rng) -> Bot; None: the policy
     services: Sequence[str] = ALL_SERVICES
     background: list[Any] = field(default_factory=list)
+    quota_store: QuotaStore | None = None  # None: chosen from the config (Redis when the store is)
 
 
 def build_store(config: Config) -> MatchStore:
@@ -100,6 +105,8 @@ class Platform:
         if bots is not None and hasattr(bots, "close"):
             steps.append(("the bot dispatcher", bots.close, step_seconds))
         steps.append(("the match store", self.deps.store.close, step_seconds))
+        if self.deps.quota_store is not None:
+            steps.append(("the quota store", self.deps.quota_store.close, step_seconds))
         for name, step, limit in steps:
             started = time.monotonic()
             task = asyncio.ensure_future(step())
@@ -124,16 +131,36 @@ def make_bots(config: Config, matches: Matches, deps: Deps) -> Any:
     return InProcessBots(matches, deps.bot_factory or default_bot_factory, config.bot_think_seconds)
 
 
+def rate_limit(signer: TokenSigner, quotas: Quotas) -> Admission:
+    """The interceptor's admission: each call takes a token of its caller's requests-per-second bucket
+    (the player its token names, else its address; bots and services pass). A bad token is left to
+    the handler to refuse, and counts against the address."""
+    async def admit(service: str, context: Any) -> None:
+        kind, player_id = None, ""
+        with contextlib.suppress(GameError):
+            token = bearer(context.invocation_metadata())
+            if token:
+                identity = signer.verify(token)
+                kind, player_id = identity.kind, identity.player_id
+        await quotas.request(subject_of(kind, player_id, context.peer()))
+
+    return admit
+
+
 async def create_server(config: Config, deps: Deps, addr: str | None = None) -> Platform:
     registrations: list[Registration] = []
     matches = None
     deadlines = None
+    if deps.quota_store is None:
+        deps.quota_store = build_quota_store(config)
+    quotas = Quotas(config, deps.quota_store)
+    signer = TokenSigner.from_config(config)
     if "rules" in deps.services:
         registrations.append(Registration(rules_service_pb2_grpc.add_RulesServiceServicer_to_server,
                                           rules_service.RulesServicer(), rules_service.SERVICE_NAME))
     if "match" in deps.services:
-        signer = TokenSigner.from_config(config)
         matches = Matches(config, deps.store, signer)
+        matches.quotas = quotas
         if deps.bots is None:
             deps.bots = make_bots(config, matches, deps)
         matches.bots = deps.bots
@@ -146,8 +173,10 @@ async def create_server(config: Config, deps: Deps, addr: str | None = None) -> 
         from services.matchmaking.wiring import build_matchmaking
 
         matchmaking = build_matchmaking(config)
+        matchmaking.tickets.quotas = quotas
         registrations.extend(matchmaking.registrations)
-    running = await start_server(config, registrations, addr)
+    admit = rate_limit(signer, quotas) if config.quota_requests_per_second > 0 else None
+    running = await start_server(config, registrations, addr, admit)
     if matches is not None:
         deadlines = DeadlineLoop(matches)
         deadlines.start()

@@ -6,7 +6,8 @@ by turn with thinking time. Every gRPC call is reported to Locust with its laten
   locust -f deploy/load/locustfile.py --headless -u 200 -r 20 -t 10m --host dns:///sizzle-match-headless:50051
 
 The host (or $SIZZLE_MATCH_ADDR) is the match service; `dns:///` with round robin spreads the calls
-over every replica behind a headless Service. deploy/k8s/jobs/loadtest runs this as a Job.
+over every replica behind a headless Service. deploy/k8s/jobs/loadtest runs this as a Job. With
+SIZZLE_TLS_CA (and SIZZLE_TLS_CLIENT_CERT/KEY for mTLS) the calls go over TLS, as every client's do.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import grpc
 import grpc.experimental.gevent as grpc_gevent
 from locust import User, between, events, task
 
+from services.kit.config import Config
+from services.kit.tls import client_tls, open_channel
 from sizzle.auth.v1 import auth_service_pb2 as apb
 from sizzle.auth.v1 import auth_service_pb2_grpc
 from sizzle.match.v1 import match_service_pb2 as mpb
@@ -29,6 +32,7 @@ from sizzle.match.v1 import match_service_pb2_grpc
 grpc_gevent.init_gevent()
 
 GAMES = os.environ.get("SIZZLE_LOAD_GAMES", "grill_party,a_la_carte_cards,hibachi,a_la_carte").split(",")
+TLS = client_tls(Config.from_env())  # read once; None: plaintext
 PLAYERS = {"grill_party": (2, 5), "a_la_carte_cards": (2, 6), "hibachi": (2, 4), "a_la_carte": (2, 4),
            "license_to_grill": (3, 5)}
 
@@ -51,7 +55,7 @@ class SizzlePlayer(User):
 
     def on_start(self) -> None:
         target = os.environ.get("SIZZLE_MATCH_ADDR") or self.host or "127.0.0.1:50051"
-        channel = grpc.insecure_channel(target, options=[("grpc.lb_policy_name", "round_robin")])
+        channel = open_channel(target, TLS, [("grpc.lb_policy_name", "round_robin")])
         channel = grpc.intercept_channel(channel, ReportingInterceptor())
         self.match = match_service_pb2_grpc.MatchServiceStub(channel)
         guest = auth_service_pb2_grpc.AuthServiceStub(channel).CreateGuest(

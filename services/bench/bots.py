@@ -12,10 +12,9 @@ import sys
 import time
 import uuid
 
-import grpc
 import redis
 
-from services.bench.harness import percentile, server_process, table, verdict
+from services.bench.harness import bench_channel, percentile, server_process, table, verdict
 from services.bench.match import auth, guests
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
@@ -48,7 +47,7 @@ async def bot_turn_latencies(target: str, seconds: float) -> list[float]:
     update before it (the previous action applied) to its own update, seen on WatchMatch. Stops after
     `seconds` once the person is to move (or the match is over)."""
     latencies: list[float] = []
-    async with grpc.aio.insecure_channel(target) as channel:
+    async with bench_channel(target) as channel:
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
         (token,) = await guests(channel, 1)
         stop = time.perf_counter() + seconds

@@ -8,9 +8,7 @@ import random
 import time
 from typing import Any
 
-import grpc
-
-from services.bench.harness import closed_loop, empty_call_rate, server_process, table, verdict
+from services.bench.harness import bench_channel, closed_loop, empty_call_rate, server_process, table, verdict
 from services.rules import registry
 from services.rules.service import wrap_state
 from sizzle.rules.v1 import rules_service_pb2 as pb
@@ -57,7 +55,7 @@ def midgame_request(game_id: str) -> pb.ApplyActionRequest:
 
 async def grpc_rates(target: str, games: list[str], seconds: float, concurrency: int) -> dict[str, tuple]:
     results = {}
-    async with grpc.aio.insecure_channel(target) as channel:
+    async with bench_channel(target) as channel:
         stub = rules_service_pb2_grpc.RulesServiceStub(channel)
         await empty_call_rate(channel, 0.5, concurrency)  # warm up
         for game_id in games:

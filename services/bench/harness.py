@@ -1,5 +1,8 @@
 """What every benchmark shares: a server process on loopback, closed-loop load from an asyncio
-client, percentiles and a printed table."""
+client, percentiles and a printed table.
+
+With SIZZLE_TLS_CERT/KEY (and SIZZLE_TLS_CA) in the environment, the servers started here serve TLS
+and every client channel of the benchmarks and the load test calls over TLS (`calls_tls`)."""
 
 from __future__ import annotations
 
@@ -13,9 +16,24 @@ import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from services.kit.config import Config
+from services.kit.tls import ClientTLS, client_tls, open_aio_channel, open_channel
+
+
+@cache
+def calls_tls() -> ClientTLS | None:
+    """The TLS of the benchmarks' own calls, from the environment's SIZZLE_TLS_* (read once)."""
+    return client_tls(Config.from_env())
+
+
+def bench_channel(target: str, options: Sequence[tuple[str, object]] = ()) -> grpc.aio.Channel:
+    """An asyncio channel to a server under test: TLS when the environment says so, plaintext otherwise."""
+    return open_aio_channel(target, calls_tls(), options)
 
 
 def free_port() -> int:
@@ -24,16 +42,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# A benchmark is a few clients on one address doing the work of thousands: the per-player quotas
+# (services/kit/quotas.py) would measure themselves, not the server.
+BENCH_WITHOUT_QUOTAS = {f"SIZZLE_QUOTA_{name}": "0" for name in
+                        ("MATCHES_PER_HOUR", "LIVE_MATCHES", "TICKETS_PER_HOUR", "WATCH_STREAMS")}
+
+
 @contextmanager
 def server_process(services: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """`sizzle serve --services ...` in its own process (its own core), on a free loopback port."""
     port = free_port()
-    full_env = {**os.environ, "SIZZLE_ADDR": f"127.0.0.1:{port}", "SIZZLE_GRACE_SECONDS": "0.2", **(env or {})}
+    full_env = {**os.environ, "SIZZLE_ADDR": f"127.0.0.1:{port}", "SIZZLE_GRACE_SECONDS": "0.2",
+                **BENCH_WITHOUT_QUOTAS, **(env or {})}
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--services", services], env=full_env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     target = f"127.0.0.1:{port}"
     try:
-        with grpc.insecure_channel(target) as channel:
+        with open_channel(target, calls_tls()) as channel:
             grpc.channel_ready_future(channel).result(timeout=60)
         yield target
     finally:

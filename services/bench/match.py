@@ -13,7 +13,16 @@ from typing import Any
 import grpc
 import redis
 
-from services.bench.harness import Rate, closed_loop, empty_call_rate, percentile, server_process, table, verdict
+from services.bench.harness import (
+    Rate,
+    bench_channel,
+    closed_loop,
+    empty_call_rate,
+    percentile,
+    server_process,
+    table,
+    verdict,
+)
 from services.kit.config import Config
 from services.match.core import Matches
 from services.match.redis_store import RedisStore
@@ -52,8 +61,8 @@ async def new_match(stub: Any, players: list[str], game_id: str, seed: int) -> M
                                      metadata=auth(players[0]), timeout=10)
     tokens = {}
     for token in players:
-        joined = await stub.JoinMatch(mpb.JoinMatchRequest(match_id=created.match.match_id), metadata=auth(token),
-                                      timeout=10)
+        joined = await stub.JoinMatch(mpb.JoinMatchRequest(match_id=created.match.match_id, accept_fixed_seed=True),
+                                      metadata=auth(token), timeout=10)
         tokens[joined.seat] = joined.seat_token
         version = joined.match.version
     state = engine.new_game(2, dict(created.match.options), seed)
@@ -80,7 +89,7 @@ async def guests(channel: grpc.aio.Channel, count: int) -> list[str]:
 async def submit_rates(target: str, seconds: float, concurrency: int, game_id: str,
                        rounds: int = 3) -> tuple[Rate, Rate]:
     """SubmitAction and the empty call, in alternating rounds so that both see the same machine."""
-    async with grpc.aio.insecure_channel(target) as channel:
+    async with bench_channel(target) as channel:
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
         players = await guests(channel, 2)
         games = [await new_match(stub, players, game_id, seed=i + 1) for i in range(concurrency)]
@@ -103,7 +112,7 @@ async def watch_latency(target: str, streams: int, per_match: int, seconds: floa
     """`streams` WatchMatch streams (per_match on each match); actions submitted at `rate` per second;
     returns (streams that got every update, delivery latencies in seconds)."""
     # Separate connections (a local subchannel pool each), at most 100 streams on any one of them.
-    channels = [grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
+    channels = [bench_channel(target, [("grpc.use_local_subchannel_pool", 1)])
                 for _ in range(max(1, streams // 100))]
     stub = match_service_pb2_grpc.MatchServiceStub(channels[0])
     players = await guests(channels[0], 2)
@@ -233,7 +242,8 @@ async def memory_per_match(redis_url: str, game_id: str, matches: int, moves: in
 
 def run(redis_url: str, games: list[str], seconds: float = 5.0, quick: bool = False) -> tuple[str, bool]:
     prefix = f"sizzle-bench-{uuid.uuid4().hex[:8]}"
-    env = {"SIZZLE_REDIS_URL": redis_url, "SIZZLE_REDIS_PREFIX": prefix}
+    env = {"SIZZLE_REDIS_URL": redis_url, "SIZZLE_REDIS_PREFIX": prefix,
+           "SIZZLE_TOKEN_KEY": "sizzle-bench-key-0123456789abcdefgh"}
     with server_process("match", env) as target:
         submit, baseline = asyncio.run(submit_rates(target, max(seconds, 6.0), 8, "grill_party"))
     ratio = submit.per_second / baseline.per_second

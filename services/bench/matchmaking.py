@@ -17,6 +17,7 @@ import redis
 
 from services.bench.harness import Rate, closed_loop, server_process, table, verdict
 from services.kit.config import Config
+from services.kit.tls import CLIENT_FIELDS
 from services.matchmaking.creator import CreatedMatch, GrpcMatchCreator
 from services.matchmaking.matchmaker import Matchmaker
 from services.matchmaking.model import new_ticket_id
@@ -74,8 +75,10 @@ class Filler:
 
 
 def bench_config(prefix: str, redis_url: str) -> Config:
+    environment = Config.from_env()  # only its TLS: the matchmaker's calls go as the other benchmarks' do
     return Config(redis_url=redis_url, redis_prefix=prefix, token_key=KEY, matchmaking_lease_ms=600_000,
-                  matchmaking_window_growth=0.0, call_timeout_seconds=30.0)
+                  matchmaking_window_growth=0.0, call_timeout_seconds=30.0,
+                  **{name: getattr(environment, name) for name in CLIENT_FIELDS})
 
 
 async def create_match_rate(target: str, seconds: float) -> Rate:

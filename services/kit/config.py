@@ -23,6 +23,19 @@ class Config:
     # HMAC key that signs player, seat and bot tokens (at least 32 characters). Required wherever a
     # store is shared (Redis, a broker): only the embedded default may run on the development key.
     token_key: str = DEV_TOKEN_KEY
+    # Requests a second a player (or an address, without a player token) may make; 0: no limit.
+    # Bots and services are not limited. Kept in the store, so it holds across replicas.
+    quota_requests_per_second: float = 0.0
+    # How many requests above that rate a burst may hold.
+    quota_request_burst: int = 60
+    # Matches a player may create an hour; 0: no limit.
+    quota_matches_per_hour: int = 120
+    # Matches a player created that may run (not be over) at once; 0: no limit.
+    quota_live_matches: int = 20
+    # Tickets a player may create an hour; 0: no limit.
+    quota_tickets_per_hour: int = 240
+    # Watch streams (WatchMatch, WatchTicket) a player, or an address without a player token, may hold open.
+    quota_watch_streams: int = 32
     # Earlier signing keys still accepted for verification, comma-separated (key rotation: sign with
     # the new key, keep the old one here until its tokens have expired).
     token_verify_keys: str = ""

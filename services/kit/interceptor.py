@@ -58,7 +58,16 @@ async def _abort(context: grpc.aio.ServicerContext, error: GameError) -> None:
     await context.abort(status.code, status.details, status.trailing_metadata)
 
 
+Admission = Callable[[str, grpc.aio.ServicerContext], Awaitable[None]]
+
+
 class ServiceInterceptor(grpc.aio.ServerInterceptor):
+    """`admit` (optional) runs before every handler of our services, with the service's full name and
+    the call's context: the rate limit (a GameError it raises is answered like a handler's)."""
+
+    def __init__(self, admit: Admission | None = None) -> None:
+        self.admit = admit
+
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
@@ -70,20 +79,24 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         service, method = _split(handler_call_details.method)
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(
-                self._wrap_unary(handler.unary_unary, service, method),
+                self._wrap_unary(handler.unary_unary, service, method, self._admission(service)),
                 request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream is not None:
             return grpc.unary_stream_rpc_method_handler(
-                self._wrap_stream(handler.unary_stream, service, method),
+                self._wrap_stream(handler.unary_stream, service, method, self._admission(service)),
                 request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         return handler
 
+    def _admission(self, service: str) -> Admission | None:
+        return None if self.admit is None or service.startswith("grpc.") else self.admit
+
     @staticmethod
-    def _wrap_unary(behavior: Callable[..., Any], service: str, method: str) -> Callable[..., Any]:
+    def _wrap_unary(behavior: Callable[..., Any], service: str, method: str,
+                    admit: Admission | None) -> Callable[..., Any]:
         async def wrapper(request: Any, context: grpc.aio.ServicerContext) -> Any:
             start = time.perf_counter()
             code = "OK"
@@ -91,6 +104,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 bad = _garbage(request)
                 if bad is not None:
                     raise bad
+                if admit is not None:
+                    await admit(service, context)
                 return await behavior(request, context)
             except GameError as error:
                 code = error.code.name
@@ -107,7 +122,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
         return wrapper
 
     @staticmethod
-    def _wrap_stream(behavior: Callable[..., Any], service: str, method: str) -> Callable[..., Any]:
+    def _wrap_stream(behavior: Callable[..., Any], service: str, method: str,
+                     admit: Admission | None) -> Callable[..., Any]:
         async def wrapper(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             start = time.perf_counter()
             code = "OK"
@@ -115,6 +131,8 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 bad = _garbage(request)
                 if bad is not None:
                     raise bad
+                if admit is not None:
+                    await admit(service, context)
                 async for response in behavior(request, context):
                     yield response
             except GameError as error:

@@ -1,7 +1,9 @@
 """The shared server kit: one way to build, start and stop a gRPC server.
 
 Every server gets the ServiceInterceptor (error model and RPC metrics), standard health checking,
-reflection, bounded message sizes, and a graceful stop that turns health NOT_SERVING first.
+reflection, bounded message sizes, and a graceful stop that turns health NOT_SERVING first. Its port
+serves TLS (or mTLS) when the config names a certificate and key (services/kit/tls.py), plaintext
+otherwise.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from services.kit.config import Config
-from services.kit.interceptor import ServiceInterceptor
+from services.kit.interceptor import Admission, ServiceInterceptor
+from services.kit.tls import server_tls
 
 log = logging.getLogger("sizzle.server")
 
@@ -38,6 +41,7 @@ class RunningServer:
     port: int
     health: health.aio.HealthServicer
     service_names: tuple[str, ...]
+    secure: bool = False  # the port serves TLS
 
     @property
     def target(self) -> str:
@@ -64,8 +68,10 @@ def server_options(config: Config) -> list[tuple[str, Any]]:
     ]
 
 
-async def start_server(config: Config, registrations: Sequence[Registration], addr: str | None = None) -> RunningServer:
-    server = grpc.aio.server(interceptors=[ServiceInterceptor()], options=server_options(config))
+async def start_server(config: Config, registrations: Sequence[Registration], addr: str | None = None,
+                       admit: Admission | None = None) -> RunningServer:
+    tls = server_tls(config)  # first: a half-configured TLS stops the process before anything listens
+    server = grpc.aio.server(interceptors=[ServiceInterceptor(admit)], options=server_options(config))
     for registration in registrations:
         registration.add(registration.servicer, server)
     health_servicer = health.aio.HealthServicer()
@@ -74,13 +80,16 @@ async def start_server(config: Config, registrations: Sequence[Registration], ad
     reflection.enable_server_reflection(
         (*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server
     )
-    port = server.add_insecure_port(addr or config.addr)
+    listen = addr or config.addr
+    port = server.add_secure_port(listen, tls.credentials()) if tls else server.add_insecure_port(listen)
     if port == 0:
-        raise OSError(f"cannot listen on {addr or config.addr}")
+        raise OSError(f"cannot listen on {listen}")
+    if tls:
+        log.info("port %d serves %s", port, tls.describe())
     await server.start()
     for name in ("", *names):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, port, health_servicer, names)
+    return RunningServer(server, port, health_servicer, names, secure=tls is not None)
 
 
 async def serve_until_signalled(running: Any, grace: float) -> None:

@@ -8,9 +8,7 @@ import os
 import sys
 import time
 
-import grpc
-
-from services.bench.harness import percentile
+from services.bench.harness import bench_channel, percentile
 from services.loadtest.players import SimulatedPlayer, Stats, verify
 from services.loadtest.topology import Topology
 from services.rules import registry
@@ -20,8 +18,8 @@ async def drive(topology: Topology, players: int, seconds: float, drain: float, 
                 queue_share: float) -> tuple:  # type: ignore[type-arg]
     round_robin = [("grpc.lb_policy_name", "round_robin")]
     target = topology.targets(topology.match_ports)
-    channels = [grpc.aio.insecure_channel(target, options=round_robin) for _ in range(4)]
-    mm_channels = [grpc.aio.insecure_channel(topology.targets(topology.matchmaking_ports), options=round_robin)
+    channels = [bench_channel(target, round_robin) for _ in range(4)]
+    mm_channels = [bench_channel(topology.targets(topology.matchmaking_ports), round_robin)
                    for _ in range(2)] if topology.matchmaking_ports else []
     stats = Stats()
     start = time.monotonic()

@@ -15,7 +15,8 @@ from pathlib import Path
 import grpc
 import redis
 
-from services.bench.harness import free_port
+from services.bench.harness import calls_tls, free_port
+from services.kit.tls import open_channel
 
 
 @dataclass
@@ -76,7 +77,7 @@ class Topology:
             self._spawn(f"worker-{index}", ["worker", "--concurrency", "1", "--loglevel", "WARNING"],
                         self._env(SIZZLE_MATCH_ADDR=match_target, SIZZLE_METRICS_PORT=str(metrics)))
         for port in self.match_ports + self.matchmaking_ports:
-            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            with open_channel(f"127.0.0.1:{port}", calls_tls()) as channel:
                 grpc.channel_ready_future(channel).result(timeout=60)
 
     def stop(self) -> None:

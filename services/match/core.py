@@ -24,6 +24,7 @@ from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.page_tokens import PageTokens
+from services.kit.quotas import LIVE_MATCH_LEASE_MS, MemoryQuotaStore, Quotas
 from services.kit.validation import check_enum, check_id, check_range, check_text
 from services.match.read_masks import READ_PATHS
 from services.match.shared_reads import SharedReads
@@ -145,6 +146,7 @@ class Matches:
         self.bots: BotDispatcher | None = None
         self.shared = SharedReads()  # what the watchers of one match read alike, read once
         self.page_tokens = PageTokens(config.token_key, "matches")
+        self.quotas = Quotas(config, MemoryQuotaStore())  # the composition root gives the shared one
 
     # ------------------------------------------------------------------ loading
     async def load(self, match_id: str) -> Loaded:
@@ -240,14 +242,41 @@ class Matches:
                 seat.display_name = spec.reserved_display_name or spec.reserved_player_id
                 tokens[index] = self.signer.seat_token(seat.player_id, seat.display_name, match.match_id, index)
         record = spb.StoredMatch(match=match, state=state.SerializeToString())
+        if identity.kind == PLAYER:
+            await self._take_creation_quota(identity.player_id, match.match_id)
+            record.creator_player_id = identity.player_id
         self._start_if_full(record, engine, state)
         entry = spb.LogEntry(version=0, seat=-1, action_id=-1, unix_ms=created, events=[
             common_pb2.Event(seat=-1, text=f"{engine.spec.display_name} for {len(seats)} created")],
             match=match, turn_deadline_unix_ms=match.turn_deadline_unix_ms)
-        await self.store.create(record, entry)
+        try:
+            await self.store.create(record, entry)
+        except GameError:
+            if record.creator_player_id:  # nothing was made: the quotas it took are given back
+                subject = f"player:{record.creator_player_id}"
+                await self.quotas.release(subject, "live_matches", match.match_id)
+                await self.quotas.uncreated(subject, "matches", self.config.quota_matches_per_hour)
+            raise
         self.shared.put((match.match_id, "record", match.version), Loaded(record, engine, state))
         await self._after_commit(record, engine, state, previous=None)
         return mpb.CreateMatchResponse(match=record.match, seat_tokens=tokens)
+
+    async def _take_creation_quota(self, player_id: str, match_id: str) -> None:
+        """A player's quotas of matches: created this hour, and running at once (a match that ended
+        without releasing its slot, on a replica that died, is found over and dropped)."""
+        async def still_live(other: str) -> bool:
+            record = await self.store.load(other)
+            return record is not None and record.match.status != FINISHED
+
+        config, subject = self.config, f"player:{player_id}"
+        held = await self.quotas.hold(subject, "live_matches", match_id, config.quota_live_matches,
+                                      LIVE_MATCH_LEASE_MS, still_live)
+        try:
+            await self.quotas.created(subject, "matches", config.quota_matches_per_hour)
+        except GameError:
+            if held:
+                await self.quotas.release(subject, "live_matches", match_id)
+            raise
 
     def _start_if_full(self, record: spb.StoredMatch, engine: Engine, state: Any) -> None:
         match = record.match
@@ -270,7 +299,8 @@ class Matches:
                 return mpb.JoinMatchResponse(match=match, seat=mine[0], seat_token=token)
             if match.status != WAITING:
                 raise GameError(R.ERROR_REASON_SEAT_UNAVAILABLE, "the match is no longer waiting for players")
-            if match.seed_fixed and not request.accept_fixed_seed:
+            if match.seed_fixed and not request.accept_fixed_seed \
+                    and identity.player_id != loaded.record.creator_player_id:  # the creator chose it
                 raise GameError(R.ERROR_REASON_FIXED_SEED,
                                 "the creator chose this match's seed and can compute every hidden card; join with "
                                 "accept_fixed_seed to play it anyway")
@@ -619,6 +649,10 @@ class Matches:
     async def _after_commit(self, record: spb.StoredMatch, engine: Engine, state: Any,
                             previous: mpb.Match | None) -> None:
         match = record.match
+        if match.status == FINISHED and previous is not None and previous.status != FINISHED \
+                and record.creator_player_id:
+            with contextlib.suppress(GameError):  # the slot's lease lapses anyway
+                await self.quotas.release(f"player:{record.creator_player_id}", "live_matches", match.match_id)
         if not self._next_deadline(match) and (previous is None or self._next_deadline(previous)):
             await self.store.schedule(match.match_id, 0)
         elif previous is None:

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from services.kit.errors import GameError
+from services.kit.quotas import subject_of
 from services.match.core import Matches
 from services.match.tokens import Identity, TokenSigner, bearer
 from sizzle.auth.v1 import auth_service_pb2 as apb
@@ -69,8 +70,11 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
     async def WatchMatch(self, request: mpb.WatchMatchRequest, context: Any) -> AsyncIterator[mpb.WatchMatchResponse]:
         identity = caller(self.signer, context, required=False)
-        async for update in self.matches.watch(identity, request):
-            yield update
+        kind, player_id = (identity.kind, identity.player_id) if identity else (None, "")
+        subject = subject_of(kind, player_id, context.peer())
+        async with self.matches.quotas.stream(subject):
+            async for update in self.matches.watch(identity, request):
+                yield update
 
     async def LeaveMatch(self, request: mpb.LeaveMatchRequest, context: Any) -> mpb.LeaveMatchResponse:
         identity = caller(self.signer, context)

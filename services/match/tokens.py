@@ -6,8 +6,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Sequence
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 

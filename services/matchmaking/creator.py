@@ -1,6 +1,7 @@
-"""How the matchmaker creates matches: MatchService over gRPC with the service credential, seats
-reserved for the people, a deadline on every call. `abandon` hands a match nobody will be told
-about (its group fell apart while it was created) to bots, so it ends and expires like any other."""
+"""How the matchmaker creates matches: MatchService over gRPC with the service credential (over TLS,
+with this process's client certificate, when the config says so), seats reserved for the people, a
+deadline on every call. `abandon` hands a match nobody will be told about (its group fell apart while
+it was created) to bots, so it ends and expires like any other."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import grpc
 
 from services.kit.config import Config
 from services.kit.server import channel_options
+from services.kit.tls import client_tls, open_aio_channel
 from services.match.tokens import TokenSigner
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
@@ -34,9 +36,9 @@ class MatchCreator(Protocol):
 class GrpcMatchCreator:
     def __init__(self, config: Config, target: str) -> None:
         self.config = config
-        self.channel = grpc.aio.insecure_channel(target, options=channel_options(config))
+        self.channel = open_aio_channel(target, client_tls(config), channel_options(config))
         self.stub = match_service_pb2_grpc.MatchServiceStub(self.channel)
-        self._signer = TokenSigner(config.token_key, config.token_ttl_seconds)
+        self._signer = TokenSigner.from_config(config)
         self._token = ("", 0.0)
 
     def _metadata(self) -> list[tuple[str, str]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from services.kit.quotas import subject_of
 from services.match.service import caller
 from services.match.tokens import TokenSigner
 from services.matchmaking.tickets import Tickets
@@ -28,8 +29,12 @@ class MatchmakingServicer(matchmaking_service_pb2_grpc.MatchmakingServiceService
 
     async def WatchTicket(self, request: mmpb.WatchTicketRequest,
                           context: Any) -> AsyncIterator[mmpb.WatchTicketResponse]:
-        async for ticket in self.tickets.watch(caller(self.signer, context), request.ticket_id):
-            yield mmpb.WatchTicketResponse(ticket=ticket)
+        identity = caller(self.signer, context)
+        kind, player_id = (identity.kind, identity.player_id) if identity else (None, "")
+        subject = subject_of(kind, player_id, context.peer())
+        async with self.tickets.quotas.stream(subject):
+            async for ticket in self.tickets.watch(identity, request.ticket_id):
+                yield mmpb.WatchTicketResponse(ticket=ticket)
 
     async def CancelTicket(self, request: mmpb.CancelTicketRequest, context: Any) -> mmpb.CancelTicketResponse:
         ticket = await self.tickets.cancel(caller(self.signer, context), request.ticket_id)

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.page_tokens import PageTokens
+from services.kit.quotas import MemoryQuotaStore, Quotas
 from services.kit.validation import check_id, check_range
 from services.match.tokens import PLAYER, Identity
 from services.matchmaking.model import BOT_PREFIX, new_ticket_id
@@ -44,6 +45,7 @@ class Tickets:
         self.store = store
         self.clock = clock
         self.page_tokens = PageTokens(config.token_key, "leaderboard")
+        self.quotas = Quotas(config, MemoryQuotaStore())  # the composition root gives the shared one
 
     # ---------------------------------------------------------------- tickets
     async def create(self, identity: Identity | None, request: mmpb.CreateTicketRequest) -> mmpb.Ticket:
@@ -71,10 +73,17 @@ class Tickets:
             status=mmpb.TICKET_STATUS_WAITING, created_unix_ms=now, wait_deadline_unix_ms=deadline,
             expires_unix_ms=expires, rating=rating.mu,
         )
+        subject = f"player:{player.player_id}"
+        await self.quotas.created(subject, "tickets", self.config.quota_tickets_per_hour)
         # The record outlives its expiry by the result time, then Redis removes it whatever happened.
         keep = expires - now + self.config.ticket_result_ttl_seconds * 1000
-        existing = await self.store.create_ticket(ticket, keep)
+        try:
+            existing = await self.store.create_ticket(ticket, keep)
+        except GameError:
+            await self.quotas.uncreated(subject, "tickets", self.config.quota_tickets_per_hour)
+            raise
         if existing:
+            await self.quotas.uncreated(subject, "tickets", self.config.quota_tickets_per_hour)
             raise GameError(R.ERROR_REASON_TICKET_EXISTS, f"you already hold ticket {existing} for {spec.game_id}",
                             {"ticket_id": existing})
         return ticket

@@ -21,7 +21,8 @@ def private_draw(player: Player, others: list[Player]) -> tuple[mpb.SubmitAction
         current = player.get()
         mover = by_seat[current.match.seat_to_move]
         view = mover.get()
-        request = mpb.SubmitActionRequest(match_id=player.match_id, action_id=mover.rng.choice(view.legal_actions).action_id,
+        choice = mover.rng.choice(view.legal_actions).action_id
+        request = mpb.SubmitActionRequest(match_id=player.match_id, action_id=choice,
                                           expected_version=view.match.version, request_id=f"r{step}")
         answer = mover.stub.SubmitAction(request, metadata=auth(mover.seat_token), timeout=5)
         if mover is player and any(e.secret_text for e in answer.events):

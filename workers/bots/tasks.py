@@ -1,6 +1,7 @@
 """The Celery task of a bot turn: thin and idempotent; it carries ids and re-reads the match.
 
-gRPC channels and ONNX sessions are created in each worker process after the fork, once.
+gRPC channels and ONNX sessions are created in each worker process after the fork, once. The TLS
+files of the channel (services/kit/tls.py) are read when the worker starts, before it forks.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ import grpc
 from celery.signals import worker_process_init
 from celery.signals import worker_process_shutdown as worker_process_shutdown_signal
 
+from services.kit.tls import client_tls, open_channel
 from services.match.tokens import TokenSigner
 from sizzle.match.v1 import match_service_pb2_grpc
 from workers.bots.celery_app import app, config
 from workers.bots.turn import play_turn
 
 _process: dict[str, Any] = {}
+_tls = client_tls(config)  # a half-configured TLS stops the worker here, with one line
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED)
 
 
@@ -30,7 +33,7 @@ def _stub() -> Any:
     if _process.get("pid") != os.getpid():
         _process.clear()
         _process["pid"] = os.getpid()
-        channel = grpc.insecure_channel(config.match_target, options=[("grpc.lb_policy_name", "round_robin")])
+        channel = open_channel(config.match_target, _tls, [("grpc.lb_policy_name", "round_robin")])
         _process["stub"] = match_service_pb2_grpc.MatchServiceStub(channel)
         _process["token"] = TokenSigner(config.token_key, 24 * 3600).bot_token()
     return _process["stub"]

@@ -144,15 +144,15 @@ def measure(game_id: str, games: int, seat_games: int, workers: int, seed: int =
         series = [(n, -1, rng.getrandbits(63)) for n in sizes for _ in range(seat_games)]
         tasks.extend((game_id, None, chunk) for chunk in _chunks(series, max(1, workers)))
     with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-        for (_, name, _), played in zip(tasks, pool.map(_play, tasks), strict=True):
+        for (_, plan_name, _), played in zip(tasks, pool.map(_play, tasks), strict=True):
             for players, hero_seat, shares in played:
-                if name is None:
+                if plan_name is None:
                     table = result.seats.setdefault(players, SeatTable(players, wins=[0.0] * players))
                     table.games += 1
                     for seat, share in enumerate(shares):
                         table.wins[seat] += share
                     continue
-                standing = result.plans.setdefault(name, Standing("heuristic"))
+                standing = result.plans.setdefault(plan_name, Standing("heuristic"))
                 standing.add(shares[hero_seat], players)
                 standing.by_players.setdefault(players, Standing("heuristic", players=str(players))).add(
                     shares[hero_seat], players)

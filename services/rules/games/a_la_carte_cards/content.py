@@ -13,6 +13,7 @@ CONTENT: pb.Content = load_content(__file__, pb.Content)
 COURSES: tuple[int, ...] = tuple(entry.course for entry in CONTENT.deck)
 COURSE_INDEX: dict[int, int] = {course: index for index, course in enumerate(COURSES)}
 K = len(COURSES)
+R = len(CONTENT.recipes)
 DECK_SIZE = sum(entry.count for entry in CONTENT.deck)
 # After drawing, a hand holds one card more than between turns.
 MAX_HAND = CONTENT.hand_size + 1
@@ -20,9 +21,11 @@ MAX_HAND = CONTENT.hand_size + 1
 
 @dataclass(frozen=True)
 class ActionLayout:
-    """Dense ids: 0 draw from the deck, 1 take the top of the discard pile, then one discard id per
-    course in content order."""
+    """Dense ids: 0 draw from the deck, 1 take the top of the discard pile, then one serve id per
+    recipe in content order, one id for done serving, then one discard id per course in content
+    order."""
 
+    recipes: int
     courses: int
 
     @property
@@ -34,15 +37,23 @@ class ActionLayout:
         return 1
 
     @property
-    def discard_base(self) -> int:
+    def serve_base(self) -> int:
         return 2
+
+    @property
+    def done_serving(self) -> int:
+        return self.serve_base + self.recipes
+
+    @property
+    def discard_base(self) -> int:
+        return self.done_serving + 1
 
     @property
     def size(self) -> int:
         return self.discard_base + self.courses
 
 
-LAYOUT = ActionLayout(courses=K)
+LAYOUT = ActionLayout(recipes=R, courses=K)
 
 
 def course_name(course: int) -> str:
@@ -60,8 +71,7 @@ def _check_content() -> None:
             raise ValueError(f"content: recipe {recipe.name!r} needs courses of the deck and positive points")
     if not 1 <= CONTENT.min_players <= CONTENT.max_players:
         raise ValueError("content: bad player counts")
-    # Between turns the others hold their hands and the pile at least one card, so the deck and the
-    # pile below its top can always feed a draw.
+    # Setup deals every hand and starts the pile, and the first draw needs a deck card.
     needed = CONTENT.max_players * CONTENT.hand_size + CONTENT.discard_pile_at_setup + 1
     if DECK_SIZE < needed:
         raise ValueError(f"content: the deck needs at least {needed} cards, it has {DECK_SIZE}")
@@ -69,6 +79,9 @@ def _check_content() -> None:
         raise ValueError("content: the discard pile must start with a card")
     if not 1 <= CONTENT.min_rounds <= CONTENT.default_rounds <= CONTENT.max_rounds:
         raise ValueError("content: the default number of rounds must lie in the allowed range")
+    # The restock gives back as many cards as a dish took, so a hand is back to its size after a turn.
+    if any(len(recipe.courses) != CONTENT.restock_per_dish for recipe in CONTENT.recipes):
+        raise ValueError("content: every recipe must take restock_per_dish cards")
     if CONTENT.clock_safety_rounds < 1:
         raise ValueError("content: clock games need a positive safety limit of rounds")
 

@@ -2,15 +2,16 @@
 
 Observation (float32, one flat vector, seats relative to the viewer; a spectator reads as seat 0
 with an empty hand):
-  turn      phase one-hot (draw, discard), viewer to move, rounds played / limit,
-            rounds left after this one / limit, clock game                            2 + 4
-  my hand   counts by course / 7, points now / 7, dishes by recipe / 7                K + 1 + R
-  piles     deck size / deck, top of the discard pile one-hot, discard pile by course / deck
-                                                                                      1 + K + K
+  turn      phase one-hot (draw, serve, discard), viewer to move, rounds played / limit,
+            rounds left after this one / limit, clock game, dishes served this turn / 7      3 + 5
+  my hand   counts by course / 7, points of its best dishes / 7, those dishes by recipe / 7   K + 1 + R
+  piles     deck size / deck, cards left to draw (deck and pile below its top) / deck,
+            top of the discard pile one-hot, discard pile by course / deck                   2 + K + K
   unseen    cards of each course the viewer has not seen (content counts less own hand, discard
-            pile and every known card of the others) / deck                           K
+            pile, every known card of the others and every served dish) / deck               K
   players   per relative seat 0..max_players-1: present, to move, hand size / 7,
-            known cards by course / 7                                                 max_players * (3 + K)
+            known cards by course / 7, dishes served by recipe / max rounds,
+            points served / max rounds                                                   max_players * (3 + K + R + 1)
 """
 
 from __future__ import annotations
@@ -29,18 +30,24 @@ from services.rules.games.a_la_carte_cards.content import (
     LAYOUT,
     MAX_HAND,
     K,
+    R,
 )
 from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
 
-R = len(CONTENT.recipes)
 MAX_PLAYERS = CONTENT.max_players
-TURN_SIZE = 2 + 4
+PHASES = (pb.PHASE_DRAW, pb.PHASE_SERVE, pb.PHASE_DISCARD)  # the one-hot's order
+TURN_SIZE = len(PHASES) + 5
 HAND_SIZE = K + 1 + R
-PILES_SIZE = 1 + K + K
+PILES_SIZE = 2 + K + K
 UNSEEN_SIZE = K
-PLAYER_SIZE = 3 + K
+PLAYER_SIZE = 3 + K + R + 1
 OBSERVATION_SIZE = TURN_SIZE + HAND_SIZE + PILES_SIZE + UNSEEN_SIZE + MAX_PLAYERS * PLAYER_SIZE
 COUNTS = tuple(entry.count for entry in CONTENT.deck)
+# What each recipe takes, by course (content order).
+RECIPE_CARDS = tuple(tuple(sum(1 for c in recipe.courses if c == course) for course in COURSES)
+                     for recipe in CONTENT.recipes)
+# Served dishes are scaled by the longest round timer: a seat rarely serves more than a dish a turn.
+SERVED_SCALE = float(CONTENT.max_rounds)
 
 
 def id_to_action(action_id: int) -> pb.Action:
@@ -49,16 +56,26 @@ def id_to_action(action_id: int) -> pb.Action:
         return pb.Action(draw_from_deck=pb.DrawFromDeck())
     if action_id == LAYOUT.take_discard:
         return pb.Action(take_discard=pb.TakeDiscard())
+    if action_id == LAYOUT.done_serving:
+        return pb.Action(done_serving=pb.DoneServing())
+    if LAYOUT.serve_base <= action_id < LAYOUT.done_serving:
+        return pb.Action(serve=pb.Serve(recipe=action_id - LAYOUT.serve_base))
     return pb.Action(discard=pb.Discard(course=COURSES[action_id - LAYOUT.discard_base]))
 
 
 def action_to_id(action: Any) -> int | None:
-    """The id of a structured action, or None when no id expresses it (a discard of no course)."""
+    """The id of a structured action, or None when no id expresses it (a discard of no course, a
+    recipe the content does not hold)."""
     kind = action.WhichOneof("kind")
     if kind == "draw_from_deck":
         return LAYOUT.draw_from_deck
     if kind == "take_discard":
         return LAYOUT.take_discard
+    if kind == "serve":
+        recipe = action.serve.recipe
+        return LAYOUT.serve_base + recipe if 0 <= recipe < R else None
+    if kind == "done_serving":
+        return LAYOUT.done_serving
     if kind == "discard":
         index = COURSE_INDEX.get(action.discard.course)
         return None if index is None else LAYOUT.discard_base + index
@@ -67,42 +84,31 @@ def action_to_id(action: Any) -> int | None:
 
 def unseen_counts(view: Any) -> list[int]:
     """Cards of each course the viewer has not seen: in the deck or in the unknown part of the
-    others' hands (the whole deck less own hand, discard pile and the others' known cards)."""
+    others' hands (the whole deck less own hand, discard pile, the others' known cards and every
+    dish served)."""
     unseen = list(COUNTS)
     viewer = view.core.viewer
     for course in view.discard_pile:
         unseen[COURSE_INDEX[course]] -= 1
     for player in view.players:
-        mine = player.seat == viewer
-        counts = player.hand if mine else player.known
+        counts = player.hand if player.seat == viewer else player.known
+        served = player.served
         for k in range(K):
             unseen[k] -= counts[k]
+        for r in range(R):
+            if served[r]:
+                for k in range(K):
+                    unseen[k] -= served[r] * RECIPE_CARDS[r][k]
     return unseen
 
 
 # `observation` joins the float32 bytes of these precomputed runs in layout order
 # (services/rules/float_runs.py: each value the layout's float64 expression rounded once to float32).
-
-
-# Hands, known cards, the pile and the unseen cards are read course by course, unrolled in
-# `observation`: Course has three.
-if K != 3:
-    raise ValueError("content: the card game's observation expects the three courses")
 # No card count exceeds the deck, and no score the deck's cards times the best recipe's points.
 _MOST = DECK_SIZE * max([1, *(recipe.points for recipe in CONTENT.recipes)])
-_PER_MAX_HAND = [floats(c / MAX_HAND) for c in range(_MOST + 1)]  # [count or score]
+_PER_MAX_HAND = [floats(c / MAX_HAND) for c in range(_MOST + 1)]  # [count or points]
 _PER_DECK = [floats(c / DECK_SIZE) for c in range(DECK_SIZE + 1)]  # [count]
-
-
-def _pile_shares() -> list[bytes]:
-    """[cards of a course on the pile]: 1 / deck added to a float32 zero once per card (the layout's
-    running sum, which can round differently from count / deck)."""
-    total = np.zeros(1, dtype=np.float32)
-    shares = []
-    for _ in range(DECK_SIZE + 1):
-        shares.append(total.tobytes())
-        total[0] += 1.0 / DECK_SIZE
-    return shares
+_PER_SERVED = [floats(c / SERVED_SCALE) for c in range(_MOST + 1)]  # [dishes or points served]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -112,14 +118,15 @@ def _rounds_run(round_: int, rounds_limit: int) -> bytes:
     return floats((round_ - 1) / limit, max(rounds_limit - round_, 0) / limit)
 
 
-_PILE_SHARE = _pile_shares()
-_PHASE = {phase: one_hot(phase - 1 if phase else None, 2) for phase in pb.Phase.values()}
+_PHASE = {phase: one_hot(PHASES.index(phase) if phase in PHASES else None, len(PHASES))
+          for phase in pb.Phase.values()}
 _TOP_OF_PILE = {course: one_hot(k, K) for k, course in enumerate(COURSES)}
 _EMPTY_PILE = one_hot(None, K)
 _FLAG = (floats(0.0), floats(1.0))
 _PRESENT_TO_MOVE = (floats(1.0, 0.0), floats(1.0, 1.0))  # players: present, to move [seat to move]
 _NO_HAND = bytes(4 * HAND_SIZE)
 _ABSENT_SEATS = [bytes(4 * PLAYER_SIZE * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]  # [players]
+_COURSES = range(K)
 _RECIPES = range(R)
 
 
@@ -135,56 +142,57 @@ def observation(view: Any) -> np.ndarray:
     pile = view.discard_pile[:]
     per_hand = _PER_MAX_HAND
     per_deck = _PER_DECK
+    per_served = _PER_SERVED
     # turn
     runs = [
         _PHASE[view.phase],
         _FLAG[viewer >= 0 and to_move == viewer],
         _rounds_run(view.round, view.rounds_limit),
         _FLAG[view.clock_minutes > 0],
+        per_hand[view.dishes_served_this_turn],
     ]
     # my hand
     mine: Any = None
-    my_hand: Any = None
     if viewer >= 0:
         mine = seats[viewer]
-        my_hand = mine.hand
+        hand = mine.hand
         dishes = mine.dishes
-        runs += (per_hand[my_hand[0]], per_hand[my_hand[1]], per_hand[my_hand[2]], per_hand[mine.score])
-        for r in _RECIPES:
-            runs.append(per_hand[dishes[r]])
+        runs += [per_hand[hand[k]] for k in _COURSES]
+        runs.append(per_hand[mine.score - mine.served_points])
+        runs += [per_hand[dishes[r]] for r in _RECIPES]
     else:
         runs.append(_NO_HAND)
     # piles
-    on_pile0, on_pile1, on_pile2 = pile.count(COURSES[0]), pile.count(COURSES[1]), pile.count(COURSES[2])
+    on_pile = [pile.count(course) for course in COURSES]
     runs += (
         per_deck[view.deck_size],
+        per_deck[view.deck_size + max(len(pile) - 1, 0)],
         _TOP_OF_PILE[pile[-1]] if pile else _EMPTY_PILE,
-        _PILE_SHARE[on_pile0],
-        _PILE_SHARE[on_pile1],
-        _PILE_SHARE[on_pile2],
     )
+    runs += [per_deck[on_pile[k]] for k in _COURSES]
     # players, collected before the unseen counts (as unseen_counts: the deck less the pile, the
-    # viewer's hand and the others' known cards)
-    unseen0, unseen1, unseen2 = COUNTS[0] - on_pile0, COUNTS[1] - on_pile1, COUNTS[2] - on_pile2
+    # viewer's hand, the others' known cards and every dish served)
+    unseen = [COUNTS[k] - on_pile[k] for k in _COURSES]
     seat_runs: list[bytes] = []
     for player in players:
         seat = player.seat
         known = player.known
-        known0, known1, known2 = known[0], known[1], known[2]
-        if seat == viewer:
-            hand = my_hand if player is mine else player.hand
-            unseen0, unseen1, unseen2 = unseen0 - hand[0], unseen1 - hand[1], unseen2 - hand[2]
-        else:
-            unseen0, unseen1, unseen2 = unseen0 - known0, unseen1 - known1, unseen2 - known2
-        seat_runs += (
-            _PRESENT_TO_MOVE[to_move == seat],
-            per_hand[player.hand_size],
-            per_hand[known0],
-            per_hand[known1],
-            per_hand[known2],
-        )
+        served = player.served
+        seen = mine.hand if player is mine else known
+        for k in _COURSES:
+            unseen[k] -= seen[k]
+        for r in _RECIPES:
+            if served[r]:
+                cards = RECIPE_CARDS[r]
+                for k in _COURSES:
+                    unseen[k] -= served[r] * cards[k]
+        seat_runs.append(_PRESENT_TO_MOVE[to_move == seat])
+        seat_runs.append(per_hand[player.hand_size])
+        seat_runs += [per_hand[known[k]] for k in _COURSES]
+        seat_runs += [per_served[served[r]] for r in _RECIPES]
+        seat_runs.append(per_served[player.served_points])
     # unseen
-    runs += (per_deck[unseen0], per_deck[unseen1], per_deck[unseen2])
+    runs += [per_deck[unseen[k]] for k in _COURSES]
     # players, then the seats past the table
     runs += seat_runs
     runs.append(_ABSENT_SEATS[len(seats)])

@@ -1,5 +1,5 @@
-"""A plain-text table of a view, for logs and terminals; once the game is over it shows every hand,
-its dishes, its points and its rank."""
+"""A plain-text table of a view, for logs and terminals: the piles, every player's served dishes and
+known cards, the viewer's hand; once the game is over every hand, its dishes, the points and the rank."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ def render_view(view: Any) -> str:
     else:
         phase = pb.Phase.Name(view.phase).removeprefix("PHASE_").lower()
         status = f"seat {core.seat_to_move} to move ({phase})"
+        if view.dishes_served_this_turn:
+            status += f", {view.dishes_served_this_turn} dish(es) served this turn"
     top = course_name(view.discard_pile[-1]) if view.discard_pile else "-"
     lines = [
         f"A la carte (cards)  move {core.move_number}  {_timer_text(view)}  {status}",
@@ -35,18 +37,24 @@ def render_view(view: Any) -> str:
     ]
     if core.game_over:
         scores = [p.score for p in view.players]
-        lines.append(f"  {'seat':<6}{'rank':<6}{'points':<8}{'dishes':<40}hand")
+        lines.append(f"  {'seat':<6}{'rank':<6}{'points':<8}{'served':<36}{'dishes in hand':<36}hand")
         for p in view.players:
             rank = 1 + sum(1 for s in scores if s > p.score)
             me = "*" if p.seat == core.viewer else ""
             lines.append(
-                f"  {str(p.seat) + me:<6}{rank:<6}{p.score:<8}{dishes_text(p.dishes):<40}{cards_text(p.hand)}"
+                f"  {str(p.seat) + me:<6}{rank:<6}{p.score:<8}{dishes_text(p.served):<36}"
+                f"{dishes_text(p.dishes):<36}{cards_text(p.hand)}"
             )
         return "\n".join(lines)
     for p in view.players:
         me = " (you)" if p.seat == core.viewer else ""
         known = cards_text(p.known)
-        lines.append(f"  seat {p.seat}{me}: {p.hand_size} cards | known: {known}")
+        lines.append(
+            f"  seat {p.seat}{me}: {p.served_points} point(s) served ({dishes_text(p.served)})"
+            f" | {p.hand_size} cards | known: {known}"
+        )
         if p.hand:
-            lines.append(f"      hand: {cards_text(p.hand)} -> {p.score} point(s): {dishes_text(p.dishes)}")
+            lines.append(
+                f"      hand: {cards_text(p.hand)} -> {dishes_text(p.dishes)}; {p.score} point(s) if the game ended now"
+            )
     return "\n".join(lines)

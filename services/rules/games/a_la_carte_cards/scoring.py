@@ -1,4 +1,5 @@
-"""Scoring a hand: the largest number of points its disjoint dishes make (rulebook "tally up").
+"""Scoring: served dishes, and a hand's largest number of points from disjoint dishes (rulebook
+"tally up"; RULINGS.md: the final score is the dishes served plus the best dishes still in hand).
 
 A card serves one dish at most, so a hand scores the best combination of recipes whose cards it
 holds all at once. The search tries every count of every recipe (hands hold at most seven cards, so
@@ -53,6 +54,21 @@ def _search(left: tuple[int, ...], recipe: int) -> tuple[int, tuple[int, ...]]:
         if points > best_points:
             best_points, best_counts = points, (count, *counts)
     return best_points, best_counts
+
+
+def served_points(served: Sequence[int]) -> int:
+    """The points of the dishes served (counts by recipe)."""
+    return sum(count * points for count, points in zip(served, POINTS, strict=True))
+
+
+def final_score(hand: Sequence[int], served: Sequence[int]) -> int:
+    """A player's score: the dishes served plus the best set of disjoint dishes still in hand."""
+    return served_points(served) + _best(tuple(hand))[0]
+
+
+def can_serve(hand: Sequence[int], recipe: int) -> bool:
+    """Whether the hand holds every card of the recipe."""
+    return all(have >= need for have, need in zip(hand, NEEDS[recipe], strict=True))
 
 
 def dishes_text(dishes: Sequence[int]) -> str:

@@ -25,8 +25,10 @@ ROUNDS_OPTION = OptionSpec(
 MINUTES_OPTION = OptionSpec(
     "minutes",
     "Clock timer: minutes of wall clock after which the server ends the game (a positive number);"
-    " empty for the round timer",
+    f" empty for the round timer; at most {CONTENT.max_clock_minutes:g}",
     "",
+    minimum=0.0,
+    maximum=CONTENT.max_clock_minutes,
 )
 
 

@@ -13,9 +13,11 @@ from tests.rules.games.a_la_carte_cards.a_la_carte_cards_positions import counts
 
 
 def _play_turn(state: pb.State) -> None:
+    """Draws, then serves nothing (or stops serving) and discards: the last legal id each time."""
     seat = state.core.seat_to_move
     ENGINE.apply(state, seat, LAYOUT.draw_from_deck)
-    ENGINE.apply(state, seat, ENGINE.legal_actions(state)[0])
+    while not state.core.game_over and state.core.seat_to_move == seat:
+        ENGINE.apply(state, seat, ENGINE.legal_actions(state)[-1])
 
 
 def test_round_timer_is_the_default_and_its_range_is_content() -> None:
@@ -74,6 +76,23 @@ def test_clock_running_out_mid_turn_discards_the_card_the_hand_misses_least() ->
     assert state.discard_pile[-1] == pb.COURSE_DESSERT
     assert "mid-turn" in events[0].text
     assert [r.score for r in results(state)] == [2, 2]
+    ENGINE.check_invariants(state)
+
+
+def test_clock_running_out_while_serving_restocks_then_discards_the_card_missed_least() -> None:
+    # Seat 0 drew to A A M M D D D and served a Classic meal: A M D D left; the clock rings.
+    state = position(
+        ["AMDD", "AAAMMD"], pile="M", seat=0, phase=pb.PHASE_SERVE, clock_minutes=5, deck_top="MAA",
+        served=[[1, 0], [0, 0]], served_this_turn=1,
+    )
+    events = ENGINE.end_by_clock(state)
+    # Restock: A, A, M -> A A A M M D D. Dropping an appetizer or a dessert keeps two dishes; the
+    # first course in content order goes.
+    assert list(state.players[0].hand) == counts("AAMMDD")
+    assert list(state.discard_pile) == [pb.COURSE_MAIN_COURSE, pb.COURSE_APPETIZER]
+    assert any("stops serving" in e.text for e in events)
+    assert state.end_reason == pb.END_REASON_CLOCK
+    assert [r.score for r in results(state)] == [1 + 2, 2]
     ENGINE.check_invariants(state)
 
 

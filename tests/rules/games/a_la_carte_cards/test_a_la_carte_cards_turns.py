@@ -36,7 +36,7 @@ def test_draw_from_deck_takes_its_top_card_in_secret() -> None:
     assert list(state.players[0].known) == [0, 0, 0]  # nobody saw what was drawn
     assert "Dessert" not in events[-1].text and "Dessert" in events[-1].secret_text
     assert events[-1].secret_seat == 0
-    assert state.phase == pb.PHASE_DISCARD and state.core.seat_to_move == 0
+    assert state.phase == pb.PHASE_SERVE and state.core.seat_to_move == 0
 
 
 def test_take_discard_takes_the_top_card_for_everyone_to_see() -> None:

@@ -23,6 +23,7 @@ from services.match.deadlines import DeadlineLoop
 from services.match.service import AUTH_SERVICE, MATCH_SERVICE, AuthServicer, MatchServicer
 from services.match.store import MatchStore, MemoryStore
 from services.match.tokens import TokenSigner, bearer
+from services.rules import registry
 from services.rules import service as rules_service
 from sizzle.auth.v1 import auth_service_pb2_grpc
 from sizzle.match.v1 import match_service_pb2_grpc
@@ -54,6 +55,7 @@ class Deps:
     services: Sequence[str] = ALL_SERVICES
     background: list[Any] = field(default_factory=list)
     quota_store: QuotaStore | None = None  # None: chosen from the config (Redis when the store is)
+    engines: Any = None  # the rules this replica plays, game id -> Engine; None: the registry's
 
 
 def build_store(config: Config) -> MatchStore:
@@ -159,7 +161,7 @@ async def create_server(config: Config, deps: Deps, addr: str | None = None) -> 
         registrations.append(Registration(rules_service_pb2_grpc.add_RulesServiceServicer_to_server,
                                           rules_service.RulesServicer(), rules_service.SERVICE_NAME))
     if "match" in deps.services:
-        matches = Matches(config, deps.store, signer)
+        matches = Matches(config, deps.store, signer, engines=deps.engines or registry.get_engine)
         matches.quotas = quotas
         if deps.bots is None:
             deps.bots = make_bots(config, matches, deps)

@@ -10,7 +10,7 @@ PLAYERS ?= 40
 SECONDS ?= 60
 
 .DEFAULT_GOAL := help
-.PHONY: help run test gen lint bench clean deploy-check loadtest train tournament
+.PHONY: help run test gen lint bench clean deploy-check loadtest train tournament balance playthroughs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -59,6 +59,12 @@ train: $(GEN) $(VENV)/.train-installed ## train GAME's policy on the CPUs and sh
 
 tournament: $(GEN) ## the shipped models against heuristic and random bots (GAME=<id>, default every game)
 	$(BIN)/python -m workers.training.tournament $(if $(GAME),--game $(GAME),)
+
+balance: $(GEN) ## the balance gate: single-minded plans and seat tables against heuristic bots, 1,000 games each (GAME=<id>)
+	$(BIN)/python -m workers.training.balance $(if $(GAME),--game $(GAME),)
+
+playthroughs: $(GEN) ## regenerate the golden playthroughs after a rules version bump (GAME=<id>, default every game)
+	$(BIN)/python -m tests.rules.playthroughs $(if $(GAME),--game $(GAME),)
 
 deploy-check: ## build every kustomize overlay and validate manifests, rules, dashboard and Dockerfile offline
 	scripts/deploy_check.sh

@@ -47,6 +47,9 @@ MODEL_FALLBACKS = Counter("sizzle_bot_model_fallbacks_total",
                           "Bot decisions that fell back to the heuristic (missing or broken model), by game",
                           ["game", "reason"])
 
+QUOTA_REFUSALS = Counter("sizzle_quota_refusals_total", "Requests refused by a quota or rate limit, by quota",
+                         ["quota"])
+
 
 def record_rpc(service: str, method: str, code: str, seconds: float) -> None:
     RPC_REQUESTS.labels(service, method, code).inc()

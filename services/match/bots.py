@@ -9,7 +9,6 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from services.kit import metrics
 from services.kit.errors import GameError
 from services.match.core import Matches
 from services.match.tokens import Identity
@@ -63,8 +62,7 @@ class InProcessBots:
             game = loaded.match.game_id
             rng = random.Random(f"{match_id}:{version}")
             bot = self.factory(game, difficulty_name(loaded.match.seats[seat].difficulty), rng)
-            with metrics.BOT_DECISION.labels(game, "in_process").time():
-                action_id = bot.step(view, legal)
+            action_id = bot.step(view, legal)  # the policy records its own decision time, once
             request = mpb.SubmitActionRequest(match_id=match_id, action_id=action_id, expected_version=version,
                                               request_id=bot_request_id(match_id, seat, version), seat=seat)
             await self.matches.submit(self._identity, request)

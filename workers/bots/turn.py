@@ -41,9 +41,7 @@ def play_turn(stub: Any, bot_token: str, match_id: str, seat: int, version: int,
     legal = [a.action_id for a in current.legal_actions]
     rng = random.Random(f"{match_id}:{seat}:{version}")
     bot = make_bot(match.game_id, difficulty_name(match.seats[seat].difficulty), rng)
-    start = time.perf_counter()
-    action_id = bot.step(view, legal)
-    metrics.BOT_DECISION.labels(match.game_id, "worker").observe(time.perf_counter() - start)
+    action_id = bot.step(view, legal)  # the policy records its own decision time, once
     if think_seconds:
         time.sleep(think_seconds)
     request = mpb.SubmitActionRequest(match_id=match_id, action_id=action_id, expected_version=version,

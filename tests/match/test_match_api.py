@@ -31,7 +31,7 @@ KEY = "sizzle-test-key-0123456789abcdef"
 def redis_server(redis_url: str) -> Iterator[ServerThread]:
     prefix = f"sizzle-test-{uuid.uuid4().hex[:12]}"
     config = Config(addr="127.0.0.1:0", token_key=KEY, redis_url=redis_url, redis_prefix=prefix,
-                    bot_turn_timeout_seconds=2.0, max_message_bytes=64 * 1024)
+                    bot_turn_timeout_seconds=2.0, max_message_bytes=256 * 1024)
     store = RedisStore(redis_url, prefix, 3600)
     server = ServerThread(lambda: create_server(config, Deps(store=store, bot_factory=random_bot_factory)))
     yield server
@@ -313,7 +313,7 @@ def test_bad_input_gets_the_right_code_and_changes_nothing(chan: grpc.Channel) -
             metadata=auth(mover.seat_token))
     refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST", *submit(mover.seat_token, request_id=""),
             metadata=auth(mover.seat_token))
-    big = mpb.CreateMatchRequest(game_id="grill_party", seats=[HUMAN, HUMAN], options={"x": "y" * 100_000})
+    big = mpb.CreateMatchRequest(game_id="grill_party", seats=[HUMAN, HUMAN], options={"x": "y" * 400_000})
     with pytest.raises(grpc.RpcError) as caught:
         stub.CreateMatch(big, metadata=auth(mover.token), timeout=5)
     assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED

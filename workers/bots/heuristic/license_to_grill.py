@@ -3,11 +3,13 @@
 It reads only its view and the legal ids. Each recipe choice gets a score from the recipe's tracks:
 serve a resting dish when waiting would not make it better (or it is about to go cold); take a
 dish off the grill when the next turn's heat would take it past its best; sauce and season while it
-is free; grill what waits in the Prepare area once its Prepare track has peaked; take a new recipe
-when there is room to cook it. Tiles go where they touch the most edges and tiles (compact packing),
-on the tablecloth towards the most useful icons, on the grill onto the Main Grill unless the heat
-would overcook them. The knob is turned to suit its own tiles on that side; covered icons are used
-in the same order of preference.
+is free; grill what waits in the Prepare area once waiting would not make it better; take a new
+recipe when there is room to cook it, preferring one that cooks on the side of the grill where its
+other food cooks (one knob then suits them all). When no choice scores above zero it stops: it gives
+up covered icons it cannot use well (keeping its actions), or ends the turn with actions unspent.
+Tiles go where they touch the most edges and tiles (compact packing), on the tablecloth towards the
+most useful icons, on the grill onto the Main Grill unless the heat would overcook them. The knob
+is turned to suit its own tiles on that side; covered icons are used in the same order of preference.
 """
 
 from __future__ import annotations
@@ -41,10 +43,26 @@ ICON_VALUE = {
 }
 
 
+SAME_SIDE = 0.5  # a recipe that cooks where one's other food cooks: one knob suits them all
+
+
+def _same_side(me: Any, recipe: Any) -> int:
+    """How many of the recipes held cook on a side this recipe can cook on (yellow: either side)."""
+    either = pb.COOK_ON_EITHER
+    return sum(1 for r in me.recipes
+               if recipe.cook_on == either or RECIPES[r.card].cook_on in (either, recipe.cook_on))
+
+
 def _peak_ahead(track: tuple[int, ...], cube: int, step: int) -> bool:
     """Whether moving `step` spaces on from `cube` would score less than staying (or ruin)."""
     ahead = cube + step
     return ahead >= len(track) or track[ahead] < track[cube]
+
+
+def _no_gain_ahead(track: tuple[int, ...], cube: int) -> bool:
+    """Whether one more turn would add no points (or ruin): waiting then only costs time."""
+    ahead = cube + 1
+    return ahead >= len(track) or track[ahead] <= track[cube]
 
 
 class LicenseToGrillHeuristic:
@@ -59,9 +77,9 @@ class LicenseToGrillHeuristic:
             return self._best_knob(view, legal_actions)
         if phase == pb.PHASE_ADVANCE:
             return self._best_advance(view, legal_actions)
-        best, best_score = legal_actions[-1], 0.0  # end the turn / skip the icons unless something helps
-        if LAYOUT.end_turn not in legal_actions and LAYOUT.skip_bonus not in legal_actions:
-            best_score = -1e9
+        # Stop (give up the covered icons, or end the turn with actions unspent) unless something helps.
+        stop = _stop_id(legal_actions)
+        best, best_score = (stop, 0.0) if stop is not None else (legal_actions[-1], -1e9)
         for action_id in legal_actions:
             if action_id >= PLACE_BASE:
                 continue
@@ -80,11 +98,11 @@ class LicenseToGrillHeuristic:
             held = len(me.recipes)
             if held >= 3:
                 return -1.0
-            return 2.0 + recipe.best_points / 10.0 - held
+            return 2.0 + recipe.best_points / 10.0 - held + SAME_SIDE * _same_side(me, recipe)
         rip = kit.find_recipe(me, card)
         if kind == kit.SERVE:
             ruin_next = rip.rest_cube + 1 >= len(recipe.rest)
-            if ruin_next or _peak_ahead(recipe.rest, rip.rest_cube, 1):
+            if ruin_next or _no_gain_ahead(recipe.rest, rip.rest_cube):
                 return 10.0 + kit.dish_points(rip) / 10.0
             return -0.5  # it gets better with a little rest
         if kind == kit.REST:
@@ -97,7 +115,7 @@ class LicenseToGrillHeuristic:
             return 4.0
         if kind == kit.GRILL:
             ruin_next = rip.prepare_cube + 1 >= len(recipe.prepare)
-            if ruin_next or _peak_ahead(recipe.prepare, rip.prepare_cube, 1):
+            if ruin_next or _no_gain_ahead(recipe.prepare, rip.prepare_cube):
                 return 6.0
             return 1.0
         if kind == kit.SEASON:
@@ -208,6 +226,15 @@ class LicenseToGrillHeuristic:
             if value > best_value:
                 best, best_value = action_id, value
         return best
+
+
+def _stop_id(legal_actions: Sequence[int]) -> int | None:
+    """The way to stop that keeps the most: give up the covered icons (the actions left stay), else
+    end the turn; None when neither is legal (a choice must be made)."""
+    for stop in (LAYOUT.skip_bonus, LAYOUT.end_turn):
+        if stop in legal_actions:
+            return stop
+    return None
 
 
 def _snugness(cells: tuple[tuple[int, int], ...], occupied: int, area: geo.Area) -> float:

@@ -70,11 +70,12 @@ STAR_BONUS = 2.5  # a perfect dish's star, in points
 WIN_BONUS = 40.0  # a star that wins the game outright
 CUP_GAIN = 0.6  # what the cup face of the die brings (a cup to use later)
 DRIFT_PER_RIVAL = 0.02  # chance per own action that some rival's "every stove +1" heats the pan
-CUP_WORTH = {SWAP_CUP: 1.2, SPOONS_CUP: 0.9, RESEASON_CUP: 0.9, LOWER_CUP: 0.9}
+CUP_WORTH = {SWAP_CUP: 1.2, SPOONS_CUP: 0.9, RESEASON_CUP: 1.5, LOWER_CUP: 0.9}
 LAST_WEIGHT = 2.0  # choosing the dish that ends the game: its worth if serving it puts us in front
 DENIAL = 0.6  # how much a rival's loss counts as our gain (times the rival's threat)
 END_THREAT = 1.0  # extra weight of a rival whose next dish ends the game in its favour
-ATTACK = 0.2  # chance per action that a pan one piece from spoiling is spoiled, while a rival holds a re-season cup
+ATTACK = 0.2  # chance per action that a rival holding a re-season cup turns it on a pan holding pieces
+SPOILED_BY_ATTACK = (0.0, 0.6, 1.0)  # chance its three tips spoil the pan, by the most pieces of a colour (or salt)
 TYPICAL_DISPENSER = (10, 4)  # pieces, salt: what the tables assume a dispenser holds
 
 Key = tuple[int, int, int, int, int, int]  # heat, pan by dispenser, salt
@@ -194,8 +195,8 @@ class DishModel:
         for key in cooking:
             heat = key[0]
             drifted = now[_with_heat(key, heat + 1)]  # hotter pans are valued already
-            # A pan one piece from spoiling may be spoiled by a rival's re-season cup.
-            survive = 1 - self.attack if max(key[1:]) >= OVER - 1 else 1.0
+            # A pan holding pieces may be spoiled by a rival's re-season cup (three tips).
+            survive = 1 - self.attack * SPOILED_BY_ATTACK[min(max(key[1:]), len(SPOILED_BY_ATTACK) - 1)]
             idle = survive * drift * drifted
             best = -1e9
             # Roll the die.
@@ -477,8 +478,12 @@ class ALaCarteExpert:
         best: int | None = None
         best_gain = 0.0
 
+        others: dict[int, float] = {}  # the gains of cups other than three spoons, which closes the rest
+
         def consider(action_id: int, gain: float) -> None:
             nonlocal best, best_gain
+            if action_id != L.spoons and gain > 0:
+                others[action_id] = gain
             if gain > best_gain:
                 best, best_gain = action_id, gain
 
@@ -498,12 +503,20 @@ class ALaCarteExpert:
             elif action_id < L.lower_base:
                 k, d = divmod(action_id - L.reseason_base, NUM_CONDIMENTS)
                 rival = (me + k + 1) % n
-                loss = self._reseason_loss(view, rival, d)
-                consider(action_id, self._threat(view, rival) * loss - CUP_WORTH[RESEASON_CUP])
+                if view.HasField("reseasoning") and view.reseasoning.seat == rival:
+                    # The next tip of the cup in use: free, worth it while it hurts.
+                    loss = self._reseason_loss(view, rival, d, view.reseasoning.tips_left)
+                    consider(action_id, self._threat(view, rival) * loss)
+                else:
+                    loss = self._reseason_loss(view, rival, d, CONTENT.reseason_tips)
+                    consider(action_id, self._threat(view, rival) * loss - CUP_WORTH[RESEASON_CUP])
             else:
                 amount = action_id - L.lower_base + 1
                 cooled = _with_heat(key, key[0] - amount)
                 consider(action_id, model.value(cooled) - now - CUP_WORTH[LOWER_CUP])
+        if best == L.spoons and others:
+            # Every other cup worth using goes first: after three spoons none may be used this turn.
+            return max(others, key=lambda a: (others[a], -a))
         return best
 
     def _spoons_gain(self, view: Any, model: DishModel, key: Key) -> float:
@@ -512,19 +525,32 @@ class ALaCarteExpert:
             return 0.0
         return 3 * model.cost * min(1.0, max(0.0, model.value(key) / model.recipe.points))
 
-    def _reseason_loss(self, view: Any, rival: int, d: int) -> float:
-        """The expected loss of a rival's dish when our tip of dispenser d falls into it."""
+    def _reseason_loss(self, view: Any, rival: int, d: int, tips: int) -> float:
+        """The expected loss of a rival's dish when our tip of dispenser d falls into it and, while
+        the cup has tips left, we tip that dispenser again whenever that hurts more than stopping."""
         stove = view.players[rival].stove
         key = stove_key(stove)
         recipe = RECIPES[stove.dish]
         before = self._stove_value(view, rival, stove)
-        held = view.dispensers[d]
         skill = SKILL_NAMES.index(view.players[view.core.viewer].skill)
-        after = 0.0
-        for p, pieces, salt in tip_outcomes(skill, held.pieces, held.salt):
-            poured = _poured(key, d, pieces, salt)
-            model = self._model(view, rival, stove.dish, is_clean(recipe, poured))
-            after += p * model.value(poured)
-        return before - after
+        clean = self._model(view, rival, stove.dish, True)
+        dirty = self._model(view, rival, stove.dish, False)
+
+        def value(pan: Key) -> float:
+            return (clean if is_clean(recipe, pan) else dirty).value(pan)
+
+        def tipped(pan: Key, pieces: int, salt: int, left: int) -> float:
+            """The rival's expected value after one tip and the best of stopping or going on."""
+            total = 0.0
+            for p, a, b in tip_outcomes(skill, pieces, salt):
+                poured = _poured(pan, d, a, b)
+                worth = value(poured)
+                if left > 1 and worth > 0 and pieces - a + salt - b > 0:
+                    worth = min(worth, tipped(poured, pieces - a, salt - b, left - 1))
+                total += p * worth
+            return total
+
+        held = view.dispensers[d]
+        return before - tipped(key, held.pieces, held.salt, tips)
 
 

@@ -62,9 +62,8 @@ def legal_ids(state: Any) -> list[int]:
                     held = dispensers[d]
                     if held.pieces or held.salt:
                         ids.append(SEASON_BASE + d)
-        if not state.coffee_break_taken:
-            ids.extend(_coffee_ids(state, seat, me))
-        return ids
+        ids.extend(_coffee_ids(state, seat, me))
+        return sorted(ids)
     if phase == pb.PHASE_CHOOSE_DISH:
         ids = [LAYOUT.dish_base + dish for dish in sorted(dish_choices(state, seat))]
         if may_place_crepe(state, seat):
@@ -82,7 +81,7 @@ def legal_ids(state: Any) -> list[int]:
             ids.extend(base + c for c in range(NUM_CUP_KINDS) if cups[c] > 0)
         return ids
     if phase == pb.PHASE_SPOILED:
-        lower = _lower_ids(stove.heat) if me.cups[LOWER_CUP] > 0 and not state.coffee_break_taken else []
+        lower = _lower_ids(stove.heat) if me.cups[LOWER_CUP] > 0 and not state.three_spoons_taken else []
         return [*lower, LAYOUT.trash]
     if phase == pb.PHASE_CREPE_ROLL:
         return [LAYOUT.roll]
@@ -91,11 +90,27 @@ def legal_ids(state: Any) -> list[int]:
     raise ValueError(f"no decision is pending in phase {phase}")
 
 
+def _reseason_ids(state: Any, seat: int, k: int) -> list[int]:
+    """Tips onto the dish of the player k seats left, from every dispenser holding anything."""
+    if not can_be_reseasoned(state.players[(seat + k) % state.core.num_players].stove):
+        return []
+    base = LAYOUT.reseason_base + (k - 1) * NUM_CONDIMENTS
+    return [base + d for d, dispenser in enumerate(state.dispensers) if dispenser.pieces + dispenser.salt > 0]
+
+
 def _coffee_ids(state: Any, seat: int, me: Any) -> list[int]:
-    """The coffee breaks open now (at most one a turn): each cup held, with its targets."""
+    """The coffee breaks open now: the next tip of a re-season cup in use, and each cup held with its
+    targets (any number a turn, but no cup at all after three spoons). While a re-season cup is in
+    use, the ids naming its dish are its next tips, not a new cup."""
     n = state.core.num_players
     cups = me.cups
     ids: list[int] = []
+    reseasoning = -1
+    if state.HasField("reseasoning"):
+        reseasoning = (state.reseasoning.seat - seat) % n
+        ids.extend(_reseason_ids(state, seat, reseasoning))
+    if state.three_spoons_taken:
+        return ids
     if cups[SWAP_CUP] and swappable(me.stove):
         ids.extend(
             LAYOUT.swap_base + k - 1 for k in range(1, n) if swappable(state.players[(seat + k) % n].stove)
@@ -103,11 +118,9 @@ def _coffee_ids(state: Any, seat: int, me: Any) -> list[int]:
     if cups[SPOONS_CUP]:
         ids.append(LAYOUT.spoons)
     if cups[RESEASON_CUP]:
-        filled = [d for d, dispenser in enumerate(state.dispensers) if dispenser.pieces + dispenser.salt > 0]
         for k in range(1, n):
-            if can_be_reseasoned(state.players[(seat + k) % n].stove):
-                base = LAYOUT.reseason_base + (k - 1) * NUM_CONDIMENTS
-                ids.extend(base + d for d in filled)
+            if k != reseasoning:
+                ids.extend(_reseason_ids(state, seat, k))
     if cups[LOWER_CUP]:
         ids.extend(_lower_ids(me.stove.heat))
     return ids
@@ -198,7 +211,9 @@ def action_to_id(num_players: int, seat: int, action: Any) -> int | None:
     return None
 
 
-def describe(phase: int, action: Any) -> str:
+def describe(state: Any, action: Any) -> str:
+    """An action in words, as the seat to move of `state` (or its view) would choose it."""
+    phase = state.phase
     kind = action.WhichOneof("kind")
     if kind == "roll_die":
         return "roll the heating die" + (" for the crepe" if phase == pb.PHASE_CREPE_ROLL else "")
@@ -216,10 +231,10 @@ def describe(phase: int, action: Any) -> str:
         return f"coffee break ({cup_name(SPOONS_CUP)}): {CONTENT.extra_actions} more actions"
     if kind == "reseason":
         r = action.reseason
-        return (
-            f"coffee break ({cup_name(RESEASON_CUP)}): tip the {condiment_name(CONDIMENTS.index(r.dispenser))}"
-            f" dispenser over seat {r.seat}'s dish"
-        )
+        tipped = f"tip the {condiment_name(CONDIMENTS.index(r.dispenser))} dispenser over seat {r.seat}'s dish"
+        if state.HasField("reseasoning") and state.reseasoning.seat == r.seat:
+            return f"{tipped} again ({state.reseasoning.tips_left} tips of your {cup_name(RESEASON_CUP)} cup left)"
+        return f"coffee break ({cup_name(RESEASON_CUP)}, up to {CONTENT.reseason_tips} tips): {tipped}"
     if kind == "lower_heat":
         return f"coffee break ({cup_name(LOWER_CUP)}): turn your knob down by {action.lower_heat.amount}"
     if kind == "take_cup":

@@ -37,12 +37,32 @@ def say(events: Events, seat: int, text: str) -> None:
     events.append(common_pb2.Event(seat=seat, text=text))
 
 
+def used_colors(state: Any, seat: int) -> set[int]:
+    """The colours the seat may not choose now: those it has finished, and after a trashed dish (or
+    a burnt crepe) also those it has trashed ("a color I haven't used before")."""
+    player = state.players[seat]
+    used = {DISHES[dish].color for dish in player.finished}
+    if state.after_trash:
+        used.update(DISHES[dish].color for dish in player.trashed)
+    return used
+
+
 def dish_choices(state: Any, seat: int) -> list[int]:
-    """Dishes the seat may put in its pan: of a colour it has not finished yet when the supply has
-    one, else any dish left."""
-    done = {DISHES[dish].color for dish in state.players[seat].finished}
-    fresh = [dish for dish in state.supply if DISHES[dish].color not in done]
+    """Dishes the seat may put in its pan: of a colour it has not used yet when the supply has one,
+    else any dish left. At setup nothing is used yet."""
+    used = used_colors(state, seat)
+    fresh = [dish for dish in state.supply if DISHES[dish].color not in used]
     return fresh if fresh else list(state.supply)
+
+
+def setup_choosers(num_players: int) -> list[int]:
+    """The seats in the order they choose their starting dishes (content `setup_order`); seat 0, the
+    first player, starts the first turn once all have chosen."""
+    seats = list(range(num_players))
+    if CONTENT.setup_order == pb.SETUP_ORDER_LAST_PLAYER_FIRST:
+        return seats[::-1]
+    assert CONTENT.setup_order == pb.SETUP_ORDER_FIRST_PLAYER_FIRST, "content names no setup order"
+    return seats
 
 
 def may_place_crepe(state: Any, seat: int) -> bool:
@@ -62,11 +82,12 @@ def end_game(state: Any, reason: int, seat: int, events: Events, text: str) -> N
 
 
 def start_turn(state: Any, seat: int, events: Events) -> None:
-    """A new turn: three spoons, no coffee break yet; then the own dish is looked at (a dish that
+    """A new turn: three spoons, every cup usable; then the own dish is looked at (a dish that
     finished or spoiled since, a crepe waiting to be cooked)."""
     state.core.seat_to_move = seat
     state.actions_left = CONTENT.actions_per_turn
-    state.coffee_break_taken = False
+    state.three_spoons_taken = False
+    state.ClearField("reseasoning")
     state.flips_this_turn = 0
     stove = state.players[seat].stove
     if stove.crepe:
@@ -79,7 +100,17 @@ def start_turn(state: Any, seat: int, events: Events) -> None:
 
 
 def end_turn(state: Any, seat: int, events: Events) -> None:
-    start_turn(state, (seat + 1) % state.core.num_players, events)
+    """The next seat's turn; after the last seat of the round (seat 0 starts every round) the game
+    ends when a fifth finished dish has signalled the last round."""
+    following = (seat + 1) % state.core.num_players
+    if following == 0 and state.last_round_by >= 0:
+        signaller = state.last_round_by
+        end_game(
+            state, pb.GAME_END_FIVE_DISHES, signaller, events,
+            f"the round is played out after seat {signaller}'s fifth dish: the game ends",
+        )
+        return
+    start_turn(state, following, events)
 
 
 def can_rescue(state: Any, seat: int) -> bool:
@@ -88,7 +119,7 @@ def can_rescue(state: Any, seat: int) -> bool:
     recipe = recipe_of(stove)
     return (
         recipe is not None
-        and not state.coffee_break_taken
+        and not state.three_spoons_taken
         and state.players[seat].cups[LOWER_CUP] > 0
         and not is_overseasoned(stove)
         and stove.heat - CONTENT.lower_heat_max < recipe.burnt_at
@@ -120,11 +151,12 @@ def trash_dish(state: Any, seat: int, events: Events) -> None:
     dish = stove.dish
     why = "burnt" if is_burnt(stove) else "over-seasoned"
     state.trash.append(dish)
+    state.players[seat].trashed.append(dish)
     clear_stove(state, stove)
     say(events, seat, f"seat {seat}'s {dish_name(dish)} is {why} and goes into the trash can")
     for note in refill_dispensers(state):
         say(events, -1, note)
-    need_new_dish(state, seat, pb.AFTER_DISH_CONTINUE_TURN, events)
+    need_new_dish(state, seat, pb.AFTER_DISH_CONTINUE_TURN, events, after_trash=True)
 
 
 def serve_dish(state: Any, seat: int, events: Events) -> None:
@@ -149,23 +181,25 @@ def serve_dish(state: Any, seat: int, events: Events) -> None:
 
 
 def check_served_end(state: Any, seat: int, events: Events) -> bool:
-    """The third star ends the game (and wins it); so does a fifth finished dish."""
+    """The third star ends the game at once (and wins it). The first fifth finished dish signals
+    the end: the round is played out (see end_turn), so every seat has had as many turns."""
     player = state.players[seat]
     if player.stars >= CONTENT.stars_to_win:
         end_game(state, pb.GAME_END_THIRD_STAR, seat, events, f"seat {seat} has {player.stars} stars: the game ends")
         return True
-    if finished_count(player) >= CONTENT.dishes_to_end:
-        end_game(
-            state, pb.GAME_END_FIVE_DISHES, seat, events,
-            f"seat {seat} has finished {finished_count(player)} dishes: the game ends",
+    if state.last_round_by < 0 and finished_count(player) >= CONTENT.dishes_to_end:
+        state.last_round_by = seat
+        say(
+            events, -1,
+            f"seat {seat} has finished {finished_count(player)} dishes: the round is played out, then the game ends",
         )
-        return True
     return False
 
 
-def need_new_dish(state: Any, seat: int, after: int, events: Events) -> None:
+def need_new_dish(state: Any, seat: int, after: int, events: Events, after_trash: bool = False) -> None:
     """The seat chooses its next dish (no action spent), or the game ends when it cannot place one."""
     state.after_dish = after
+    state.after_trash = after_trash
     if not state.supply and not may_place_crepe(state, seat):
         end_game(
             state, pb.GAME_END_NO_DISH_TO_PLACE, seat, events,
@@ -178,6 +212,7 @@ def need_new_dish(state: Any, seat: int, after: int, events: Events) -> None:
 def place_dish(state: Any, seat: int, dish: int, events: Events) -> None:
     stove = state.players[seat].stove
     state.supply.remove(dish)
+    state.after_trash = False
     stove.dish = dish
     stove.crepe = False
     stove.heat = 0
@@ -188,8 +223,10 @@ def place_dish(state: Any, seat: int, dish: int, events: Events) -> None:
     )
     after = state.after_dish
     if after == pb.AFTER_DISH_NEXT_SETUP_CHOICE:
-        if seat + 1 < state.core.num_players:
-            state.core.seat_to_move = seat + 1
+        choosers = setup_choosers(state.core.num_players)
+        following = choosers.index(seat) + 1
+        if following < len(choosers):
+            state.core.seat_to_move = choosers[following]
             state.phase = pb.PHASE_CHOOSE_DISH
         else:
             start_turn(state, 0, events)
@@ -203,6 +240,7 @@ def place_crepe(state: Any, seat: int, events: Events) -> None:
     """The crepe goes into the pan instead of a dish; the turn ends at once."""
     player = state.players[seat]
     player.crepe = pb.CREPE_STATUS_IN_PAN
+    state.after_trash = False
     player.stove.crepe = True
     player.stove.dish = -1
     player.stove.heat = 0
@@ -216,7 +254,7 @@ def burn_crepe(state: Any, seat: int, events: Events) -> None:
     player.crepe = pb.CREPE_STATUS_BURNT
     clear_stove(state, player.stove)
     say(events, seat, f"seat {seat}'s crepe burns and goes into the trash can")
-    need_new_dish(state, seat, pb.AFTER_DISH_END_TURN, events)
+    need_new_dish(state, seat, pb.AFTER_DISH_END_TURN, events, after_trash=True)
 
 
 def crepe_after_roll(state: Any, seat: int, events: Events) -> None:

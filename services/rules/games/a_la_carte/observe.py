@@ -89,13 +89,17 @@ def make_view(state: Any, seat: int) -> pb.View:
         phase=state.phase,
         after_dish=state.after_dish,
         actions_left=state.actions_left,
-        coffee_break_taken=state.coffee_break_taken,
+        three_spoons_taken=state.three_spoons_taken,
         flips_this_turn=state.flips_this_turn,
         last_face=state.last_face,
         last_flip=state.last_flip,
         end=state.end,
         ended_by=state.ended_by,
+        last_round_by=state.last_round_by,
+        after_trash=state.after_trash,
     )
+    if state.HasField("reseasoning"):
+        view.reseasoning.CopyFrom(state.reseasoning)
     for other, player in enumerate(state.players):
         view.players.add(
             seat=other,
@@ -107,6 +111,7 @@ def make_view(state: Any, seat: int) -> pb.View:
             victory_cups=player.victory_cups,
             stars=player.stars,
             points=points(player),
+            trashed=player.trashed,
         )
     return view
 
@@ -115,7 +120,7 @@ def end_text(end: int, seat: int) -> str:
     if end == pb.GAME_END_THIRD_STAR:
         return f"seat {seat} earned a third star and wins; the others rank by points"
     if end == pb.GAME_END_FIVE_DISHES:
-        return f"seat {seat} finished a fifth dish; highest points wins, ties share"
+        return f"seat {seat} finished a fifth dish and the round was played out; highest points wins, ties share"
     if end == pb.GAME_END_NO_DISH_TO_PLACE:
         return f"seat {seat} could not place a new dish; highest points wins, ties share"
     return "the game is running"
@@ -211,14 +216,14 @@ def _turn_block(
     phase: int,
     after_dish: int,
     actions_left: int,
-    coffee_break_taken: bool,
+    three_spoons_taken: bool,
     flips_this_turn: int,
     last_face: int,
     last_flip: int,
     viewer_to_move: bool,
 ) -> None:
-    """Stars left, phase, after-dish, actions left, coffee break taken, flips, last face, last flip
-    and whether the viewer is to move, from i."""
+    """Stars left, phase, after-dish, actions left, three spoons taken (no other cup this turn),
+    flips, last face, last flip and whether the viewer is to move, from i."""
     obs[i] = stars_left / CONTENT.stars
     i += 1
     if phase:
@@ -228,7 +233,7 @@ def _turn_block(
         obs[i + after_dish - 1] = 1.0
     i += NUM_AFTER
     obs[i] = actions_left / ACTIONS_SCALE
-    obs[i + 1] = 1.0 if coffee_break_taken else 0.0
+    obs[i + 1] = 1.0 if three_spoons_taken else 0.0
     obs[i + 2] = flips_this_turn / CONTENT.crepe.flips_per_turn
     i += 3
     obs[i + last_face] = 1.0
@@ -245,7 +250,7 @@ def _turn_key(view: Any, core: Any) -> tuple[Any, ...]:
         view.phase,
         view.after_dish,
         view.actions_left,
-        view.coffee_break_taken,
+        view.three_spoons_taken,
         view.flips_this_turn,
         view.last_face,
         view.last_flip,

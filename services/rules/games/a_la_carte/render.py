@@ -55,7 +55,13 @@ def render(view: Any) -> str:
     else:
         phase = pb.Phase.Name(view.phase).removeprefix("PHASE_").lower().replace("_", " ")
         status = f"seat {core.seat_to_move} to move ({phase}, {view.actions_left} actions left"
-        status += ", coffee break taken)" if view.coffee_break_taken else ")"
+        if view.three_spoons_taken:
+            status += ", three spoons taken: no other cup"
+        if view.HasField("reseasoning"):
+            status += f", re-seasoning seat {view.reseasoning.seat}: {view.reseasoning.tips_left} tips left"
+        status += ")"
+        if view.last_round_by >= 0:
+            status += f"  LAST ROUND (seat {view.last_round_by} finished a fifth dish)"
     lines = [f"A la carte  move {core.move_number}  {status}"]
     if view.last_face:
         lines[0] += f"  last roll: {DIE[view.last_face - 1].label}"
@@ -74,13 +80,14 @@ def render(view: Any) -> str:
         turn = "*" if p.seat == core.seat_to_move else " "
         cups = ", ".join(f"{cup_name(c)} x{n}" for c, n in enumerate(p.cups) if n) or "-"
         served = ", ".join(dish_name(d) for d in p.finished)
+        trashed = ", ".join(dish_name(d) for d in p.trashed)
         if p.crepe == pb.CREPE_STATUS_FINISHED:
             served = f"{served}, Crepe" if served else "Crepe"
         crepe = pb.CrepeStatus.Name(p.crepe).removeprefix("CREPE_STATUS_").lower().replace("_", " ")
         lines.append(f" {turn}seat {p.seat}{you} [{p.skill}]  {_stove_text(p.stove)}")
         lines.append(
             f"      points {p.points}  stars {p.stars}  cups: {cups}  victory cups {p.victory_cups}"
-            f"  crepe: {crepe}  served: {served or '-'}"
+            f"  crepe: {crepe}  served: {served or '-'}  trashed: {trashed or '-'}"
         )
     if core.game_over:
         lines.append(f"  {end_text(view.end, view.ended_by)}")

@@ -29,6 +29,7 @@ from services.rules.games.a_la_carte.content import (
     cup_name,
 )
 from services.rules.games.a_la_carte.kitchen import (
+    finished_count,
     heat_up,
     points,
     pour_into_pan,
@@ -60,6 +61,11 @@ class ALaCarte(Engine):
     State = pb.State
     Action = pb.Action
     View = pb.View
+    # 2: a fifth finished dish plays the round out; any number of coffee breaks a turn (none after
+    # three spoons); a re-season cup tips up to three times onto one dish; a new dish after a
+    # trashed one is of a colour neither finished nor trashed; starting dishes are chosen in the
+    # content's setup order (the last seat first).
+    rules_revision = 2
 
     # ------------------------------------------------------------------ setup
     def setup(self, state: Any, options: Mapping[str, str], rng: RandomSource) -> None:
@@ -83,8 +89,11 @@ class ALaCarte(Engine):
         state.supply.extend(range(NUM_DISHES))
         state.stars_left = CONTENT.stars
         state.ended_by = -1
+        state.last_round_by = -1
         state.actions_left = CONTENT.actions_per_turn
-        # Dishes are chosen in turn, the first player first, before the first turn.
+        # Dishes are chosen in turn before the first turn, in the content's order (ours: the last
+        # seat first, so the first player, who moves first, chooses last).
+        state.core.seat_to_move = flow.setup_choosers(n)[0]
         state.phase = pb.PHASE_CHOOSE_DISH
         state.after_dish = pb.AFTER_DISH_NEXT_SETUP_CHOICE
 
@@ -99,13 +108,18 @@ class ALaCarte(Engine):
         return actions.action_to_id(state.core.num_players, seat, action)
 
     def describe_action(self, state: Any, seat: int, action: Any) -> str:
-        return actions.describe(state.phase, action)
+        return actions.describe(state, action)
 
     # ------------------------------------------------------------------ applying
     def mutate(self, state: Any, seat: int, action: Any, rng: RandomSource) -> Events:
         events: Events = []
         kind = action.WhichOneof("kind")
         me = state.players[seat]
+        if state.HasField("reseasoning") and not (
+            kind == "reseason" and action.reseason.seat == state.reseasoning.seat
+        ):
+            # Anything but the next tip onto the same dish ends the re-season cup in use.
+            state.ClearField("reseasoning")
         if kind == "roll_die":
             self._roll(state, seat, rng, events)
         elif kind == "season":
@@ -190,8 +204,12 @@ class ALaCarte(Engine):
     def _coffee_break(
         self, state: Any, seat: int, action: Any, kind: str, rng: RandomSource, events: Events
     ) -> None:
-        """One free coffee break a turn: use a cup, which goes back onto the coffee tray."""
+        """A free coffee break: use a cup, which goes back onto the coffee tray (any number a turn,
+        none after three spoons). The next tip of a re-season cup in use takes no cup."""
         me = state.players[seat]
+        if kind == "reseason" and state.HasField("reseasoning"):
+            self._reseason_tip(state, seat, action.reseason, rng, events)
+            return
         cup = {
             "swap_stoves": actions.SWAP_CUP,
             "three_spoons": actions.SPOONS_CUP,
@@ -200,7 +218,6 @@ class ALaCarte(Engine):
         }[kind]
         me.cups[cup] -= 1
         state.tray[cup] += 1
-        state.coffee_break_taken = True
         if kind == "swap_stoves":
             other = state.players[action.swap_stoves.seat]
             mine = pb.Stove()
@@ -210,20 +227,37 @@ class ALaCarte(Engine):
             say(events, seat, f"seat {seat} takes a coffee break and swaps stoves with seat {action.swap_stoves.seat}")
         elif kind == "three_spoons":
             state.actions_left += CONTENT.extra_actions
-            say(events, seat, f"seat {seat} takes a coffee break: {CONTENT.extra_actions} more actions")
+            state.three_spoons_taken = True
+            say(events, seat, f"seat {seat} takes a coffee break: {CONTENT.extra_actions} more actions, no other cup"
+                " this turn")
         elif kind == "reseason":
-            target = action.reseason.seat
-            dispenser = CONDIMENTS.index(action.reseason.dispenser)
-            pieces, salt = tip(rng, me.skill, state.dispensers[dispenser])
-            pour_into_pan(state.players[target].stove, dispenser, pieces, salt)
-            say(events, seat, f"seat {seat} takes a coffee break and tips the {DISPENSER_FILLS[dispenser].name}"
-                f" dispenser over seat {target}'s dish: {tip_text(dispenser, pieces, salt)} falls in")
-            for note in refill_dispensers(state):
-                say(events, -1, note)
+            state.reseasoning.seat = action.reseason.seat
+            state.reseasoning.tips_left = CONTENT.reseason_tips
+            say(events, seat, f"seat {seat} takes a coffee break to re-season seat {action.reseason.seat}'s dish"
+                f" (up to {CONTENT.reseason_tips} tips)")
+            self._reseason_tip(state, seat, action.reseason, rng, events)
+            return
         else:
             before = me.stove.heat
             me.stove.heat = max(0, before - action.lower_heat.amount)
             say(events, seat, f"seat {seat} takes a coffee break and turns the knob down: {before} -> {me.stove.heat}")
+        flow.settle_own_dish(state, seat, events)
+
+    def _reseason_tip(self, state: Any, seat: int, reseason: Any, rng: RandomSource, events: Events) -> None:
+        """One tip of the re-season cup in use, by the acting seat's skill, into the other pan; the
+        cup is spent when its tips run out."""
+        target = reseason.seat
+        dispenser = CONDIMENTS.index(reseason.dispenser)
+        pieces, salt = tip(rng, state.players[seat].skill, state.dispensers[dispenser])
+        pour_into_pan(state.players[target].stove, dispenser, pieces, salt)
+        state.reseasoning.tips_left -= 1
+        left = state.reseasoning.tips_left
+        say(events, seat, f"seat {seat} tips the {DISPENSER_FILLS[dispenser].name} dispenser over seat {target}'s"
+            f" dish: {tip_text(dispenser, pieces, salt)} falls in ({left} tip{'' if left == 1 else 's'} left)")
+        if left <= 0:
+            state.ClearField("reseasoning")
+        for note in refill_dispensers(state):
+            say(events, -1, note)
         flow.settle_own_dish(state, seat, events)
 
     # ------------------------------------------------------------------ the end
@@ -288,6 +322,11 @@ class ALaCarte(Engine):
             assert player.stars <= CONTENT.stars_to_win, "the third star ends the game"
             assert 0 <= player.skill < len(SKILLS)
         assert sorted(dishes) == list(range(NUM_DISHES)), "every dish is in exactly one place"
+        trashed = [dish for player in state.players for dish in player.trashed]
+        assert sorted(trashed) == sorted(state.trash), "every trashed dish was trashed by one player"
+        assert -1 <= state.last_round_by < n, "the seat that started the last round"
+        if state.last_round_by >= 0:
+            assert finished_count(state.players[state.last_round_by]) >= CONTENT.dishes_to_end
         assert list(state.supply) == sorted(state.supply), "the supply is kept in order"
         for d, fill in enumerate(DISPENSER_FILLS):
             total = state.dispensers[d].pieces + state.sink[d] + in_pans[d]
@@ -312,3 +351,10 @@ class ALaCarte(Engine):
                 assert stove.dish >= 0, "actions need a dish in the pan"
             if state.phase == pb.PHASE_CHOOSE_DISH:
                 assert stove.dish < 0 and not stove.crepe, "a new dish goes into an empty pan"
+            else:
+                assert not state.after_trash, "only a dish choice follows a trashed dish"
+            if state.HasField("reseasoning"):
+                target = state.reseasoning.seat
+                assert state.phase == pb.PHASE_ACTIONS, "a re-season cup is used between actions"
+                assert 0 <= target < n and target != state.core.seat_to_move, "onto another player's dish"
+                assert 0 < state.reseasoning.tips_left < CONTENT.reseason_tips, "a cup in use has tips left"

@@ -94,6 +94,14 @@ def _return_salt(state: Any, salt: int) -> None:
     assert salt == 0
 
 
+def trash_dishes(state: Any, seat: int, dishes: list[int]) -> None:
+    """Moves dishes from the supply into the trash can, as trashed by `seat`."""
+    for dish in dishes:
+        state.supply.remove(dish)
+        state.trash.append(dish)
+        state.players[seat].trashed.append(dish)
+
+
 def kitchen(num_players: int = 2, dishes: tuple[int, ...] = (HIPPO, OCTOPUS), seat: int = 0,
             options: dict[str, str] | None = None) -> Any:
     """A game past setup: every seat has its dish from `dishes`, no cups held, `seat` to act with

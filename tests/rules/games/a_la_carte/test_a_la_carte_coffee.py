@@ -1,4 +1,5 @@
-"""The coffee break: one a turn, free of spoons, and each cup's effect."""
+"""Coffee breaks: any number a turn, one cup each, free of spoons (none after three spoons), and each
+cup's effect (a re-season cup tips up to three times onto one dish)."""
 
 from __future__ import annotations
 
@@ -39,13 +40,30 @@ def test_coffee_break_costs_no_action_and_the_cup_goes_back_to_the_tray() -> Non
     assert state.actions_left == 3 and state.tray[LOWER] == tray + 1 and state.players[0].cups[LOWER] == 0
 
 
-def test_coffee_break_only_one_a_turn() -> None:
+def test_coffee_breaks_any_number_a_turn_one_cup_each() -> None:
     state = kitchen()
     give_cup(state, 0, LOWER, 2)
-    state.players[0].stove.heat = 3
+    give_cup(state, 0, SWAP)
+    state.players[0].stove.heat = 5
     ENGINE.apply(state, 0, pb.Action(lower_heat=pb.LowerHeat(amount=1)))
-    assert state.coffee_break_taken and _coffee_ids(state) == []
-    assert state.players[0].cups[LOWER] == 1
+    assert state.players[0].cups[LOWER] == 1 and state.players[0].stove.heat == 4
+    assert L.lower_base in _coffee_ids(state) and L.swap_base in _coffee_ids(state), "more cups, more breaks"
+    ENGINE.apply(state, 0, pb.Action(lower_heat=pb.LowerHeat(amount=2)))
+    ENGINE.apply(state, 0, pb.Action(swap_stoves=pb.SwapStoves(seat=1)))
+    assert state.players[1].stove.heat == 2 and state.players[0].stove.dish == OCTOPUS
+    assert state.players[0].cups[LOWER] == state.players[0].cups[SWAP] == 0 and _coffee_ids(state) == []
+    assert state.actions_left == 3, "coffee breaks cost no action"
+
+
+def test_coffee_breaks_before_three_spoons_are_allowed() -> None:
+    state = kitchen()
+    give_cup(state, 0, LOWER)
+    give_cup(state, 0, SPOONS)
+    state.players[0].stove.heat = 2
+    ENGINE.apply(state, 0, pb.Action(lower_heat=pb.LowerHeat(amount=1)))
+    assert L.spoons in _coffee_ids(state)
+    ENGINE.apply(state, 0, pb.Action(three_spoons=pb.ThreeSpoons()))
+    assert state.actions_left == 6 and state.three_spoons_taken
 
 
 def test_coffee_break_open_again_next_turn() -> None:
@@ -110,20 +128,83 @@ def test_swap_stoves_refused_when_a_stove_holds_a_crepe() -> None:
 
 def test_three_spoons_adds_three_actions_and_no_further_cup_that_turn() -> None:
     state = kitchen()
-    give_cup(state, 0, SPOONS)
+    give_cup(state, 0, SPOONS, 2)
     give_cup(state, 0, LOWER)
     state.players[0].stove.heat = 1
     ENGINE.apply(state, 0, pb.Action(three_spoons=pb.ThreeSpoons()))
     assert state.actions_left == 6
-    assert _coffee_ids(state) == [], "no other cup this turn"
+    assert _coffee_ids(state) == [], "no other cup this turn, not even the second three spoons"
+    state, _ = roll(state, FACE_PLUS1)
+    assert _coffee_ids(state) == [], "for the rest of the turn"
+
+
+def test_three_spoons_also_closes_the_rescue_of_a_burnt_dish() -> None:
+    state = kitchen()
+    give_cup(state, 0, SPOONS)
+    give_cup(state, 0, LOWER)
+    put_dish(state, 0, HIPPO, heat=5, pan={PEPPER: 1, LEMON: 1})  # burns at 6
+    ENGINE.apply(state, 0, pb.Action(three_spoons=pb.ThreeSpoons()))
+    after, _ = roll(state, FACE_PLUS1)
+    assert after.trash[:] == [HIPPO] and after.phase == pb.PHASE_CHOOSE_DISH, "no lower-heat cup after spoons"
+
+
+def _reseason(seat: int, dispenser: int) -> pb.Action:
+    return pb.Action(reseason=pb.Reseason(seat=seat, dispenser=dispenser))
 
 
 def test_reseason_tips_any_dispenser_over_another_players_dish() -> None:
     state = kitchen()  # seat 1 cooks Octopus (pepper 2); lemon is not on its recipe
     give_cup(state, 0, RESEASON)
-    action = pb.Action(reseason=pb.Reseason(seat=1, dispenser=pb.CONDIMENT_LEMON))
+    action = _reseason(1, pb.CONDIMENT_LEMON)
     after, _ = force(state, action, lambda s: s.players[1].stove.pan[LEMON] == 1)
     assert after.actions_left == 3 and after.players[0].stove.pan[LEMON] == 0
+
+
+def test_reseason_one_cup_tips_three_times_any_condiments_onto_one_dish() -> None:
+    state = kitchen(num_players=3, dishes=(HIPPO, OCTOPUS, CHAMOIS))
+    give_cup(state, 0, RESEASON)
+    tray = state.tray[RESEASON]
+    ENGINE.apply(state, 0, _reseason(1, pb.CONDIMENT_LEMON))
+    assert state.players[0].cups[RESEASON] == 0 and state.tray[RESEASON] == tray + 1, "one cup"
+    assert state.reseasoning.seat == 1 and state.reseasoning.tips_left == 2
+    seat1 = [L.reseason_base + d for d in range(4)]
+    seat2 = [L.reseason_base + 4 + d for d in range(4)]
+    assert set(seat1) <= set(_coffee_ids(state)), "the next tip, from any dispenser, costs no cup"
+    assert not set(seat2) & set(_coffee_ids(state)), "onto the same dish only"
+    ENGINE.apply(state, 0, _reseason(1, pb.CONDIMENT_HERBS))
+    assert state.reseasoning.tips_left == 1
+    ENGINE.apply(state, 0, _reseason(1, pb.CONDIMENT_PAPRIKA))
+    assert not state.HasField("reseasoning") and _coffee_ids(state) == [], "three tips, and the cup is spent"
+    assert state.actions_left == 3 and state.tray[RESEASON] == tray + 1
+
+
+def test_reseason_ends_when_its_owner_does_anything_else() -> None:
+    state = kitchen()
+    give_cup(state, 0, RESEASON)
+    ENGINE.apply(state, 0, _reseason(1, pb.CONDIMENT_LEMON))
+    assert state.HasField("reseasoning")
+    state, _ = roll(state, FACE_PLUS1)
+    assert not state.HasField("reseasoning") and _coffee_ids(state) == []
+
+
+def test_reseason_a_second_cup_starts_afresh() -> None:
+    state = kitchen(num_players=3, dishes=(HIPPO, OCTOPUS, CHAMOIS))
+    give_cup(state, 0, RESEASON, 2)
+    ENGINE.apply(state, 0, _reseason(1, pb.CONDIMENT_LEMON))
+    ENGINE.apply(state, 0, _reseason(1, pb.CONDIMENT_LEMON))
+    assert state.players[0].cups[RESEASON] == 1, "the next tip onto the same dish is the cup in use"
+    ENGINE.apply(state, 0, _reseason(2, pb.CONDIMENT_LEMON))
+    assert state.players[0].cups[RESEASON] == 0, "another dish takes the second cup"
+    assert state.reseasoning.seat == 2 and state.reseasoning.tips_left == 2
+
+
+def test_reseason_the_view_shows_the_cup_in_use() -> None:
+    state = kitchen()
+    give_cup(state, 0, RESEASON)
+    ENGINE.apply(state, 0, _reseason(1, pb.CONDIMENT_LEMON))
+    view = ENGINE.view(state, 1)
+    assert view.reseasoning.seat == 1 and view.reseasoning.tips_left == 2
+    assert "again" in ENGINE.describe_action(state, 0, _reseason(1, pb.CONDIMENT_PEPPER))
 
 
 def test_reseason_even_when_two_pieces_of_that_condiment_are_in_the_pan() -> None:

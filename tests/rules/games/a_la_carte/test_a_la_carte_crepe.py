@@ -176,7 +176,7 @@ def test_crepe_flip_outcomes_follow_the_skill() -> None:
         state = _crepe_turn()
         state.players[0].skill = ["novice", "average", "expert"].index(skill)
         state, _ = roll(state, FACE_PLUS1)
-        results = Counter()
+        results: Counter[int] = Counter()
         for counter in range(600):
             trial = pb.State()
             trial.CopyFrom(state)

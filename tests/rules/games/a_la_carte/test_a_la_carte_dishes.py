@@ -33,6 +33,7 @@ from tests.rules.games.a_la_carte.scenario import (
     put_dish,
     roll,
     texts,
+    trash_dishes,
 )
 
 
@@ -186,8 +187,7 @@ def test_next_dish_of_any_colour_when_no_unfinished_colour_is_left() -> None:
     put_dish(state, 0, HIPPO, heat=2, pan={PEPPER: 2, LEMON: 1})
     # Only orange dishes are left in the supply: everything else is in the trash.
     keep = [d for d in state.supply if DISHES[d].color == pb.DISH_COLOR_ORANGE]
-    state.trash.extend(d for d in state.supply if d not in keep)
-    state.supply[:] = keep
+    trash_dishes(state, 1, [d for d in state.supply if d not in keep])
     after, _ = roll(state, FACE_PLUS1)
     offered = [a - L.dish_base for a in ENGINE.legal_actions(after) if L.dish_base <= a < L.crepe]
     assert offered == keep
@@ -225,3 +225,75 @@ def test_finished_by_another_players_roll_is_served_on_the_owners_turn() -> None
 
 def test_paprika_index_is_the_first_dispenser() -> None:
     assert PAPRIKA == 0
+
+
+def _offered(state: pb.State) -> list[int]:
+    return [a - L.dish_base for a in ENGINE.legal_actions(state) if L.dish_base <= a < L.crepe]
+
+
+def _colors(dishes: list[int]) -> set[int]:
+    return {DISHES[d].color for d in dishes}
+
+
+def test_trashed_dish_is_recorded_for_its_chef() -> None:
+    state = kitchen()
+    put_dish(state, 0, HIPPO, heat=4, pan={PEPPER: 1})
+    after, _ = roll(state, FACE_PLUS2)
+    assert after.players[0].trashed[:] == [HIPPO] and not after.players[1].trashed
+    assert ENGINE.view(after, 1).players[0].trashed[:] == [HIPPO]
+
+
+def test_next_dish_after_a_trashed_dish_is_of_a_colour_neither_finished_nor_trashed() -> None:
+    state = kitchen()
+    state.supply.remove(KIPPER)
+    state.players[0].finished.append(KIPPER)  # white finished before
+    put_dish(state, 0, HIPPO, heat=4, pan={PEPPER: 1})  # orange, about to burn
+    after, _ = roll(state, FACE_PLUS2)
+    assert after.trash[:] == [HIPPO] and after.after_trash
+    offered = _offered(after)
+    assert offered and not _colors(offered) & {pb.DISH_COLOR_WHITE, pb.DISH_COLOR_ORANGE}
+    assert WEISSWURST in after.supply and TONGUE in after.supply
+    assert L.crepe in ENGINE.legal_actions(after), "the crepe has no colour and may replace the dish"
+    ENGINE.apply(after, 0, L.dish_base + CHAMOIS)
+    assert not after.after_trash
+
+
+def test_next_dish_after_a_trashed_dish_counts_every_colour_trashed_before() -> None:
+    state = kitchen()
+    trash_dishes(state, 0, [KIPPER])  # a white dish trashed earlier in the game
+    put_dish(state, 0, HIPPO, heat=0, pan={LEMON: 1})
+    after, _ = force(state, L.season_base + LEMON, lambda s: s.trash[-1:] == [HIPPO])
+    assert not _colors(_offered(after)) & {pb.DISH_COLOR_WHITE, pb.DISH_COLOR_ORANGE}
+
+
+def test_next_dish_after_a_finished_dish_may_be_of_a_trashed_colour() -> None:
+    state = kitchen()
+    trash_dishes(state, 0, [KIPPER])  # white trashed, never finished
+    put_dish(state, 0, HIPPO, heat=2, pan={PEPPER: 2, LEMON: 1})
+    after, _ = roll(state, FACE_PLUS1)
+    assert after.players[0].finished[:] == [HIPPO] and not after.after_trash
+    colors = _colors(_offered(after))
+    assert pb.DISH_COLOR_WHITE in colors and pb.DISH_COLOR_ORANGE not in colors
+
+
+def test_next_dish_after_a_trashed_dish_of_any_colour_when_no_unused_colour_is_left() -> None:
+    state = kitchen()
+    put_dish(state, 0, HIPPO, heat=4, pan={PEPPER: 1})
+    keep = [d for d in state.supply if DISHES[d].color == pb.DISH_COLOR_ORANGE]
+    trash_dishes(state, 1, [d for d in state.supply if d not in keep])
+    after, _ = roll(state, FACE_PLUS2)
+    assert _offered(after) == keep
+
+
+def test_next_dish_after_a_burnt_crepe_is_of_a_colour_neither_finished_nor_trashed() -> None:
+    state = kitchen()
+    trash_dishes(state, 0, [KIPPER])
+    put_dish(state, 0, HIPPO, heat=2, pan={PEPPER: 2, LEMON: 1})
+    state, _ = roll(state, FACE_PLUS1)  # orange finished
+    ENGINE.apply(state, 0, pb.Action(place_crepe=pb.PlaceCrepe()))
+    while state.core.seat_to_move != 0:
+        state, _ = roll(state, FACE_CUP)
+    state.players[0].stove.heat = 6
+    state, _ = roll(state, FACE_PLUS1)
+    assert state.players[0].crepe == pb.CREPE_STATUS_BURNT and state.after_trash
+    assert not _colors(_offered(state)) & {pb.DISH_COLOR_WHITE, pb.DISH_COLOR_ORANGE}

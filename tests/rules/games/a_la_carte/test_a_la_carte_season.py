@@ -67,7 +67,7 @@ def test_season_tip_count_follows_the_skill() -> None:
     rng = _source(3)
     means = {}
     for index, skill in enumerate(SKILLS):
-        counts = Counter()
+        counts: Counter[int] = Counter()
         for _ in range(4000):
             dispenser = pb.Dispenser(condiment=pb.CONDIMENT_PEPPER, pieces=15, salt=5)
             counts[sum(tip(rng, index, dispenser))] += 1

@@ -1,4 +1,5 @@
-"""Setup: stoves at zero, pans, a random cup each, trays, crepes, full dispensers, dishes chosen in turn."""
+"""Setup: stoves at zero, pans, a random cup each, trays, crepes, full dispensers, dishes chosen in turn
+(the last seat first)."""
 
 from __future__ import annotations
 
@@ -42,22 +43,53 @@ def test_setup_dispensers_hold_fifteen_of_a_colour_and_five_salt() -> None:
     assert not any(state.sink) and state.sink_salt == 0
 
 
-def test_setup_dishes_are_chosen_in_turn_then_the_first_player_starts() -> None:
+def test_setup_dishes_are_chosen_last_seat_first_then_the_first_player_starts() -> None:
+    """Ours (content `setup_order`): the last seat chooses first, then the others in reverse seat
+    order, so the first player, who moves first, chooses last."""
+    assert CONTENT.setup_order == pb.SETUP_ORDER_LAST_PLAYER_FIRST
     state = new_table(3)
-    assert state.phase == pb.PHASE_CHOOSE_DISH and state.core.seat_to_move == 0
+    assert state.phase == pb.PHASE_CHOOSE_DISH and state.core.seat_to_move == 2
     assert ENGINE.legal_actions(state) == [L.dish_base + d for d in range(NUM_DISHES)]
-    for seat, dish in enumerate((HIPPO, OCTOPUS, KIPPER)):
-        assert state.core.seat_to_move == seat
+    assert ENGINE.legal_actions(state, 0) == [], "the first player does not choose first"
+    for seat, dish in zip((2, 1, 0), (HIPPO, OCTOPUS, KIPPER), strict=True):
+        assert state.core.seat_to_move == seat and state.phase == pb.PHASE_CHOOSE_DISH
         ENGINE.apply(state, seat, L.dish_base + dish)
-    assert [p.stove.dish for p in state.players] == [HIPPO, OCTOPUS, KIPPER]
-    assert state.phase == pb.PHASE_ACTIONS and state.core.seat_to_move == 0
+    assert [p.stove.dish for p in state.players] == [KIPPER, OCTOPUS, HIPPO]
+    assert state.phase == pb.PHASE_ACTIONS and state.core.seat_to_move == 0, "the first player starts"
     assert state.actions_left == CONTENT.actions_per_turn
     assert HIPPO not in state.supply
 
 
+@pytest.mark.parametrize(("players", "order"), [(2, [1, 0]), (3, [2, 1, 0]), (4, [3, 2, 1, 0])])
+def test_setup_order_goes_from_the_last_seat_down_to_the_first_player(players: int, order: list[int]) -> None:
+    state = new_table(players)
+    choosers = []
+    while state.phase == pb.PHASE_CHOOSE_DISH:
+        seat = state.core.seat_to_move
+        choosers.append(seat)
+        ENGINE.apply(state, seat, ENGINE.legal_actions(state)[0])
+    assert choosers == order
+    assert state.core.seat_to_move == 0 and state.phase == pb.PHASE_ACTIONS
+
+
+def test_setup_order_is_content_data() -> None:
+    """The other order the content may name: the first player first, round the table."""
+    shipped = CONTENT.setup_order
+    CONTENT.setup_order = pb.SETUP_ORDER_FIRST_PLAYER_FIRST
+    try:
+        state = new_table(3)
+        choosers = []
+        while state.phase == pb.PHASE_CHOOSE_DISH:
+            choosers.append(state.core.seat_to_move)
+            ENGINE.apply(state, state.core.seat_to_move, ENGINE.legal_actions(state)[0])
+    finally:
+        CONTENT.setup_order = shipped
+    assert choosers == [0, 1, 2] and state.core.seat_to_move == 0
+
+
 def test_setup_a_chosen_dish_is_no_longer_offered() -> None:
     state = new_table(2)
-    ENGINE.apply(state, 0, L.dish_base + HIPPO)
+    ENGINE.apply(state, 1, L.dish_base + HIPPO)
     assert L.dish_base + HIPPO not in ENGINE.legal_actions(state)
 
 

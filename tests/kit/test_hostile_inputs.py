@@ -284,7 +284,7 @@ def requests(world: World, rpc: str, descriptor: Any) -> st.SearchStrategy[dict[
     """Arbitrary requests, and valid ones with one or two fields replaced by generated values (what
     reaches deep into a handler: 1e300 minutes on an otherwise good CreateMatch)."""
     generated = message_values(world, descriptor)
-    templates = world.templates[rpc.split("/")[1]]
+    templates = world.templates.get(rpc.split("/")[1], [{}])  # a new RPC without a template: from nothing
     strategies = field_strategies(world, descriptor)
     if not strategies:
         return generated

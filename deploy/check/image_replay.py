@@ -200,6 +200,24 @@ def containers(rendered: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]
     return found
 
 
+def mounted_dirs(sandbox: Sandbox, name: str, container: dict[str, Any]) -> dict[str, Path]:
+    """The pod's volume mounts as fresh sandbox folders (an emptyDir is an empty folder per pod)."""
+    mounts = {}
+    for mount in container.get("volumeMounts", []):
+        folder = sandbox.root / "volumes" / name / mount["name"]
+        folder.mkdir(parents=True, exist_ok=True)
+        mounts[mount["mountPath"].rstrip("/")] = folder
+    return mounts
+
+
+def on_volume(value: str, mounts: dict[str, Path]) -> str:
+    """A path under a mount (PROMETHEUS_MULTIPROC_DIR=/tmp/prometheus) pointed at its sandbox folder."""
+    for mount in sorted(mounts, key=len, reverse=True):
+        if value == mount or value.startswith(mount + "/"):
+            return str(mounts[mount]) + value[len(mount):]
+    return value
+
+
 def config_env(rendered: list[dict[str, Any]]) -> dict[str, str]:
     for obj in rendered:
         if obj.get("kind") == "ConfigMap" and obj["metadata"]["name"].startswith("sizzle-config"):
@@ -260,9 +278,10 @@ def start_everything(sandbox: Sandbox, rendered: list[dict[str, Any]], redis_url
                    "SIZZLE_TOKEN_KEY": "sizzle-image-replay-key-0123456789abcdef"}
             if "match" in addresses:
                 env["SIZZLE_MATCH_ADDR"] = f"127.0.0.1:{addresses['match']}"
+            mounts = mounted_dirs(sandbox, name, container)
             for item in container.get("env", []):
                 if "value" in item and item["name"] not in ("SIZZLE_MATCH_ADDR", "SIZZLE_MATCHMAKING_ADDR"):
-                    env[item["name"]] = item["value"]
+                    env[item["name"]] = on_volume(item["value"], mounts)
             if "matchmaking" in addresses:
                 env["SIZZLE_MATCHMAKING_ADDR"] = f"127.0.0.1:{addresses['matchmaking']}"
             check: Any

@@ -168,6 +168,31 @@ def plan_line(game_id: str, name: str, standing: Standing) -> str:
             f"[{low / chance:4.2f}, {high / chance:4.2f}]  {mark}")
 
 
+def markdown(balance: GameBalance, command: str) -> str:
+    """The tables docs/rules/<game>.md publishes: the plans, then every seat at every table size."""
+    lines = [f"Measured with `{command}`.", "", "| plan | games | win share [95%] | chance | ratio [95%] | |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for name, standing in balance.plans.items():
+        low, high = standing.interval
+        chance = standing.chance
+        lines.append(f"| {name} | {standing.games} | {standing.share:.1%} [{low:.1%}, {high:.1%}] | {chance:.1%} | "
+                     f"{standing.ratio:.2f}x [{low / chance:.2f}, {high / chance:.2f}] | "
+                     f"{'PASS' if balance.plan_passes(name) else 'FAIL'} |")
+    widest = max(balance.seats, default=0)
+    lines += ["", "| players | games | " + " | ".join(f"seat {s}" for s in range(widest)) + " |",
+              "| --- | --- | " + " | ".join("---" for _ in range(widest)) + " |"]
+    for players, table in sorted(balance.seats.items()):
+        cells = []
+        for seat in range(widest):
+            if seat < players:
+                low, high = table.interval(seat)
+                cells.append(f"{table.wins[seat] / table.games:.1%} [{low:.1%}, {high:.1%}] {table.ratio(seat):.2f}x")
+            else:
+                cells.append("")
+        lines.append(f"| {players} | {table.games} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="a game id (repeatable; default: every game)")
@@ -178,6 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20_261_205)
     parser.add_argument("--json", type=Path, help="also write the results as JSON to this file")
+    parser.add_argument("--markdown", type=Path, help="also write each game's tables as Markdown to DIR/<game>.md")
     args = parser.parse_args(argv)
     report: dict[str, object] = {}
     all_pass = True
@@ -191,6 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{game_id:18s} {time.perf_counter() - start:.0f} s", flush=True)
         all_pass &= balance.passes()
         report[game_id] = balance.summary()
+        if args.markdown:
+            args.markdown.mkdir(parents=True, exist_ok=True)
+            command = f"make balance GAME={game_id}"
+            (args.markdown / f"{game_id}.md").write_text(markdown(balance, command))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     print("balanced: every target met" if all_pass else "NOT balanced: some targets missed")

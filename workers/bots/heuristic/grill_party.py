@@ -29,7 +29,8 @@ class GrillPartyHeuristic:
         if view.phase == pb.PHASE_PLAY and plays:
             return self.rng.choice(plays)
         if view.phase == pb.PHASE_TUCK:
-            return LAYOUT.draw
+            # Never tucks by choice; a plan (workers/bots/plans) may hand it only tucks to choose from.
+            return LAYOUT.draw if LAYOUT.draw in legal_actions else self.rng.choice(legal_actions)
         return LAYOUT.stop
 
     def _best_exchange(self, view: Any, legal_actions: Sequence[int]) -> int:

@@ -12,10 +12,13 @@ counts everything in activations:
 * Chips already on the board are future activations: it projects how much of T its unused chips can
   still cover this round (a chip on Bonus ingredient can take any card, a chip on an ingredient
   space can buy that card, and any chip can cook once a recipe is complete).
-* Throwing. Bonus ingredient gives any card for free, so most chips go there, until the space gets
-  crowded; then a chip goes to the space of a card the plan still lacks (the cheapest chip, so the
-  price stays low). A chip the plan does not need goes, dearest first, to the space of a card it
-  holds but does not need (selling pays twice the chips there).
+* Throwing. The board (revision 2) keeps Bonus ingredient small, in a corner by the raised edge:
+  it reads its own landing chances (the board is public, its spread is in its view). A thrower who
+  lands there most of the time (an expert) sends its dearest chips there while the plan lacks cards
+  and the space has room; otherwise the cheapest chip goes to the space of the plan's next card it
+  can afford (a cheap chip keeps the price low). Then a chip the plan cannot use goes, dearest
+  first, to the space of a spare card (selling pays twice the chips there); then one chip a round
+  to Bonus ingredient however hard it is to hit (a free card of any kind), then to Reserve a recipe.
 * Rivals. A rival's chips on ingredient spaces show which cards it lacks; a recipe on show whose
   ingredients cover all of them is probably its target, so that recipe's risk goes up (the plan
   prefers others, and leaves it for last).
@@ -39,8 +42,9 @@ import itertools
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
+from services.rules.games.hibachi.accuracy import hit_rates
 from services.rules.games.hibachi.content import (
     ACTION_SPACE,
     CHILI,
@@ -57,6 +61,7 @@ L = LAYOUT
 V, S, K, R, C = L.values, L.spaces, L.kinds, L.recipes, L.cook_options
 BONUS = ACTION_SPACE[pb.SPACE_KIND_BONUS_INGREDIENT]
 PLACE = ACTION_SPACE[pb.SPACE_KIND_PLACE_CHIP]
+RESERVE = ACTION_SPACE[pb.SPACE_KIND_RESERVE_RECIPE]
 ON_BOARD = pb.CHIP_STATUS_ON_BOARD
 IN_SUPPLY = pb.CHIP_STATUS_IN_SUPPLY
 INVALID = pb.CHIP_STATUS_INVALID
@@ -71,21 +76,29 @@ RESERVED_UNKNOWN = 2.7  # a recipe reserved this round (not yet known to this vi
 MONEY_WEIGHT = 0.05 / 100  # an activation is worth 2,000 yen while racing
 END_MONEY_WEIGHT = 1.0 / 100  # ... and money is everything once the race is decided
 SPARE_CARD = 0.02  # a card no plan needs still may be sold or fit a later recipe
-BONUS_CROWD = 4  # chips on Bonus ingredient before a throw goes elsewhere
+BONUS_CROWD = 2  # chips on Bonus ingredient before a throw goes elsewhere (two crowd the small space)
+BONUS_CHANCE = 0.6  # sends every chip it can to Bonus ingredient only when this share lands there
+AIM_THROWS = 2000  # throws of the landing-chance estimate per space
 HEAD_CHEF_VALUE = 0.05  # activating first next round helps a little in races for recipes on show
 ORDER_WEIGHT = 0.02  # among equal plans, first the cards and cooks of the riskiest recipes on show
 
 THREAT_FULL = 1.5  # a rival's chips lie only on this recipe's ingredient spaces
 THREAT_PART = 0.3  # ... per ingredient space of this recipe among others
 
+@lru_cache(maxsize=16)
+def landing_chances(spread: float) -> tuple[float, ...]:
+    """The share of throws aimed at each space that land on it, at this spread (the board is public)."""
+    return tuple(hit_rates(space, spread, AIM_THROWS).target for space in range(S))
+
+
 Show = tuple[tuple[int, float], ...]  # the recipes on show, each with its risk surcharge
 Cap = tuple[int, ...]  # the kinds an unused chip can still take this round (ANY_KIND: any card)
 ANY_KIND = -1
 
 
-def _allocate(hand: tuple[int, ...], combo: Sequence[int]) -> tuple[int, list[list[int]], int]:
+def _allocate(hand: tuple[int, ...], combo: Sequence[int]) -> tuple[int, list[list[int]], list[int]]:
     """Cards still missing for cooking every recipe of `combo` (in that order) from `hand`, the
-    missing kinds of each recipe, and the cards left over; two chili stand in for one missing kind
+    missing kinds of each recipe, and the cards left over by kind; two chili stand in for one missing kind
     per recipe."""
     left = list(hand)
     total = 0
@@ -102,7 +115,7 @@ def _allocate(hand: tuple[int, ...], combo: Sequence[int]) -> tuple[int, list[li
             missing.pop()
         total += len(missing)
         missing_by.append(missing)
-    return total, missing_by, sum(left) - left[CHILI]
+    return total, missing_by, left
 
 
 def _urgency(risk: float) -> float:
@@ -111,20 +124,25 @@ def _urgency(risk: float) -> float:
     return risk if risk < THREAT_FULL else 0.0
 
 
+class RecipePlan(NamedTuple):
+    """The cheapest way to cook the recipes still needed (see `best_plan`)."""
+
+    cost: float  # in activations
+    missing_by: tuple[list[int], ...]  # the missing kinds of each known recipe of the plan, easiest first
+    spare: int  # the cards (chili aside) the plan leaves over
+    urgent: float  # the activations its recipes on show still need, weighted by their risk
+    spare_kinds: tuple[int, ...]  # the kinds of those cards
+
+
 @lru_cache(maxsize=65536)
-def best_plan(
-    hand: tuple[int, ...], need: int, show: Show, reserve: tuple[int, ...], pending: int
-) -> tuple[float, tuple[list[int], ...], int, float]:
-    """The cheapest way to cook `need` more recipes: (cost in activations, the missing kinds of each
-    known recipe of the plan, easiest first, the cards the plan leaves spare, and how urgent it is:
-    the activations its recipes on show still need, weighted by their risk). `pending` counts
-    reserved recipes this view cannot see yet (reserved this very round)."""
-    spare_all = sum(hand) - hand[CHILI]
+def best_plan(hand: tuple[int, ...], need: int, show: Show, reserve: tuple[int, ...], pending: int) -> RecipePlan:
+    """The cheapest way to cook `need` more recipes. `pending` counts reserved recipes this view
+    cannot see yet (reserved this very round)."""
+    spare_all = tuple(k for k in range(K) if hand[k] > 0 and k != CHILI)
     if need <= 0:
-        return 0.0, (), spare_all, 0.0
+        return RecipePlan(0.0, (), sum(hand) - hand[CHILI], 0.0, spare_all)
     known = [*show, *((r, 0.0) for r in reserve)]
-    best_missing: tuple[list[int], ...] = ()
-    best_cost, best_spare, best_urgent = float("inf"), spare_all, 0.0
+    best = RecipePlan(float("inf"), (), sum(hand) - hand[CHILI], 0.0, spare_all)
     # As many known recipes as the plan needs; the rest are recipes not seen yet (or reserved this
     # round). (Leaving out a threatened recipe on purpose plans worse: it leaves chips idle.)
     size = min(need, len(known))
@@ -133,13 +151,14 @@ def best_plan(
     for chosen in itertools.combinations(known, size):
         # Easiest recipe first: it claims the shared cards.
         order = sorted(chosen, key=lambda item: sum(1 for k in RECIPE_KINDS[item[0]] if hand[k] < 1))
-        missing_total, missing_by, spare = _allocate(hand, [r for r, _ in order])
+        missing_total, missing_by, left = _allocate(hand, [r for r, _ in order])
         cost = missing_total + sum(risk for _, risk in order) + unknown + need
-        if cost < best_cost:
+        if cost < best.cost:
             pairs = zip(order, missing_by, strict=True)
             urgent = sum(_urgency(risk) * (len(missing) + 1) for (_, risk), missing in pairs)
-            best_cost, best_missing, best_spare, best_urgent = cost, tuple(missing_by), spare, urgent
-    return best_cost, best_missing, best_spare, best_urgent
+            spare_kinds = tuple(k for k in range(K) if left[k] > 0 and k != CHILI)
+            best = RecipePlan(cost, tuple(missing_by), sum(left) - left[CHILI], urgent, spare_kinds)
+    return best
 
 
 def covered(missing_by: tuple[list[int], ...], caps: Sequence[Cap]) -> int:
@@ -174,11 +193,13 @@ class Situation:
         me = view.core.viewer
         self.me = me
         player = view.players[me]
+        self.spread = player.throw_spread
         self.hand = tuple(player.hand)
         self.money = player.money
         self.cooked = len(player.cooked)
         self.reserve = tuple(player.reserve)
         self.show_ids = tuple(view.recipes_on_show)
+        self.deck = view.recipe_deck_size
         four_players = view.core.num_players == 4
         self.costs = [0] * S
         self.crowd = [0] * S
@@ -257,7 +278,7 @@ class HibachiExpert:
     ) -> float:
         """Minus the activations still needed to win after this round's unused chips, plus money."""
         need = WIN - cooked
-        cost, missing_by, spare, urgent = best_plan(hand, need, show, reserve, pending)
+        cost, missing_by, spare, urgent, _ = best_plan(hand, need, show, reserve, pending)
         left = cost - covered(missing_by, caps)
         money_weight = END_MONEY_WEIGHT if left <= 0.0 else MONEY_WEIGHT
         return -max(left, 0.0) + money * money_weight + SPARE_CARD * spare - ORDER_WEIGHT * urgent
@@ -267,22 +288,29 @@ class HibachiExpert:
         ready = sorted({(a - L.throw_base) // S for a in legal})
         caps = [caps_of(spaces, sit.spare_chip) for status, spaces in sit.mine.values() if status == ON_BOARD]
         need = WIN - sit.cooked
-        _, missing_by, _, _ = best_plan(sit.hand, need, sit.show, sit.reserve, 0)
-        have = covered(missing_by, caps)
-        # Which kinds the plan still lacks, beyond what the chips on the board already cover.
-        useful = covered(missing_by, [*caps, (ANY_KIND,)]) > have
-        if useful:
-            lacking = self._lacking(missing_by, caps)
-            if sit.crowd[BONUS] < BONUS_CROWD or not lacking:
-                return L.throw(ready[-1], BONUS)
-            k = min(lacking, key=lambda kind: (sit.crowd[INGREDIENT_SPACE[kind]], kind))
+        plan = best_plan(sit.hand, need, sit.show, sit.reserve, 0)
+        lacking = self._lacking(plan.missing_by, caps)
+        mine = {space for status, spaces in sit.mine.values() if status == ON_BOARD for space in spaces}
+        chances = landing_chances(sit.spread)
+        room = sit.crowd[BONUS] < BONUS_CROWD
+        if room and chances[BONUS] >= BONUS_CHANCE and lacking:
+            return L.throw(ready[-1], BONUS)
+        # The next cards of the plan, bought: a card costs the chips on its space, this chip's too.
+        affordable = [k for k in lacking if sit.costs[INGREDIENT_SPACE[k]] + CHIP_VALUES[ready[0]] <= sit.money]
+        if affordable:
+            k = min(affordable, key=lambda kind: (sit.crowd[INGREDIENT_SPACE[kind]], kind))
             return L.throw(ready[0], INGREDIENT_SPACE[k])
-        planned = {k for missing in missing_by for k in missing}
-        surplus = [k for k in range(K) if sit.hand[k] > 0 and k not in planned and k != CHILI]
-        if surplus:
-            k = max(surplus, key=lambda kind: (sit.crowd[INGREDIENT_SPACE[kind]], kind))
+        # A chip to sell a spare card with (dearest: selling pays twice the chips there).
+        spare = [k for k in plan.spare_kinds if INGREDIENT_SPACE[k] not in mine]
+        if spare:
+            k = max(spare, key=lambda kind: (sit.crowd[INGREDIENT_SPACE[kind]], kind))
             return L.throw(ready[-1], INGREDIENT_SPACE[k])
-        return L.throw(ready[-1], BONUS)
+        # One chip on Bonus ingredient a round, however hard it is to hit: a free card of any kind.
+        if BONUS not in mine and room:
+            return L.throw(ready[0], BONUS)
+        if not sit.reserve and RESERVE not in mine and sit.deck:
+            return L.throw(ready[0], RESERVE)
+        return L.throw(ready[0], BONUS)
 
     @staticmethod
     def _lacking(missing_by: tuple[list[int], ...], caps: Sequence[Cap]) -> list[int]:

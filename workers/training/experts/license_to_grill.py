@@ -46,7 +46,10 @@ from services.rules.games.license_to_grill.content import (
     RECIPES,
 )
 from sizzle.games.license_to_grill.v1 import license_to_grill_pb2 as pb
-from workers.bots.heuristic.license_to_grill import _snugness  # the same packing measure as the beginner
+from workers.bots.heuristic.license_to_grill import (  # the same packing measure and stop as the beginner
+    _snugness,
+    _stop_id,
+)
 
 PLACE_BASE = LAYOUT.place_base
 NEG = -1e9  # a plan that cannot be carried out (the food is ruined first)
@@ -194,9 +197,9 @@ class LicenseToGrillExpert:
 
     # ------------------------------------------------------------------ choosing an action
     def _best_choice(self, view: Any, legal_actions: Sequence[int]) -> int:
-        best, best_score = legal_actions[-1], 0.0  # end the turn / skip the icons unless something helps
-        if LAYOUT.end_turn not in legal_actions and LAYOUT.skip_bonus not in legal_actions:
-            best_score = NEG
+        # Stop (give up the covered icons, or end the turn with actions unspent) unless something helps.
+        stop = _stop_id(legal_actions)
+        best, best_score = (stop, 0.0) if stop is not None else (legal_actions[-1], NEG)
         bonus = view.phase == pb.PHASE_BONUS
         # Actions still to come after this one (a covered icon does not use one).
         after = view.actions_left - (0 if bonus else 1)

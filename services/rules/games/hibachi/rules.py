@@ -103,6 +103,8 @@ class Hibachi(Engine):
     State = pb.State
     Action = pb.Action
     View = pb.View
+    # 2: the board of revision 2 (small action spaces in the corners; docs/rules/hibachi.md).
+    rules_revision = 2
 
     # ------------------------------------------------------------------ setup
     def setup(self, state: Any, options: Mapping[str, str], rng: RandomSource) -> None:

@@ -69,6 +69,7 @@ def _check(content: pb.Content) -> None:
     knobs = content.knobs
     assert len(knobs.settings) >= 2 and 0 <= knobs.start_setting < len(knobs.settings), "knob settings"
     assert knobs.clicks_per_grill >= 1, "a Grill action turns a knob at least one click"
+    assert content.stalemate_rounds >= 1, "a table where nobody acts must end"
     for setting in knobs.settings:
         assert setting.main_grill_advance >= 1 and setting.warming_rack_advance >= 1, "tracks must advance"
     table = content.tablecloth

@@ -80,6 +80,7 @@ def check_invariants(state: Any) -> None:
     assert len(state.table) == sum(len(p.served) for p in state.players), "every served dish is on the table"
     assert state.grill_squares == grill, "grill squares out of step with the tiles"
     assert state.table_squares == table, "tablecloth squares out of step with the tiles"
+    assert 0 <= state.quiet_turns <= CONTENT.stalemate_rounds * n, "quiet turns out of range"
     if not state.core.game_over:
         assert 0 <= state.actions_left <= CONTENT.actions_per_turn, "actions left"
         assert state.phase != PHASE_UNSPECIFIED, "a running game has a phase"

@@ -22,6 +22,7 @@ from services.rules.games.license_to_grill.content import (
 from sizzle.games.license_to_grill.v1 import license_to_grill_pb2 as pb
 from sizzle.games.license_to_grill.v1.license_to_grill_pb2 import (  # enum values: module globals are fast
     END_REASON_DISHES_SERVED,
+    END_REASON_STALEMATE,
     SPOT_GRILL,
     SPOT_PREPARE,
     SPOT_REST,
@@ -90,6 +91,9 @@ def render_view(view: Any) -> str:
     lines = [f"License to Grill  {n} players  turn {view.turn_number}  move {view.core.move_number}  {status}"]
     if view.end_trigger_seat >= 0 and not view.core.game_over:
         lines.append(f"  last round: seat {view.end_trigger_seat} served dish {CONTENT.dishes_to_end}")
+    if view.quiet_turns and not view.core.game_over:
+        limit = CONTENT.stalemate_rounds * n
+        lines.append(f"  no action spent for {view.quiet_turns} turns (stalemate at {limit})")
     lines.append(f"  knobs: meat {_knob(view.meat_knob)} | veggie {_knob(view.veggie_knob)}")
     for name, size, shown in (
         ("meat", view.meat_cooler_size, view.meat_on_show),
@@ -148,7 +152,9 @@ def render_view(view: Any) -> str:
         lines.append("  ruined: " + ", ".join(recipe_name(c) for c in view.ruined))
 
     if view.core.game_over:
-        reason = "dishes served" if view.end_reason == END_REASON_DISHES_SERVED else "coolers empty"
+        reason = {END_REASON_DISHES_SERVED: "dishes served", END_REASON_STALEMATE: "stalemate"}.get(
+            view.end_reason, "coolers empty"
+        )
         lines.append(f"  final table ({reason}):")
         lines.append(f"    {'rank':<5} {'seat':<5} {'score':>6} {'dishes':>7} {'largest':>8}")
         for rank, seat_no, score, dish_count, largest in standings(view):

@@ -42,6 +42,7 @@ from sizzle.games.license_to_grill.v1.license_to_grill_pb2 import (  # enum valu
     COOLER_VEGGIE,
     END_REASON_COOLERS_EMPTY,
     END_REASON_DISHES_SERVED,
+    END_REASON_STALEMATE,
     GRILL_SIDE_MEAT,
     PHASE_ACTION,
     PHASE_ADVANCE,
@@ -81,6 +82,8 @@ class LicenseToGrill(Engine):
     State = pb.State
     Action = pb.Action
     View = pb.View
+    # 2: EndTurn is legal whenever the seat chooses its next action (the two actions are a budget).
+    rules_revision = 2
 
     # ------------------------------------------------------------------ setup
     def setup(self, state: Any, options: Mapping[str, str], rng: RandomSource) -> None:
@@ -106,13 +109,11 @@ class LicenseToGrill(Engine):
         seat = state.core.seat_to_move
         phase = state.phase
         if phase == PHASE_ACTION:
+            # The two actions are a budget, not a duty (RULINGS): the turn may end between actions.
             ids = kit.choose_ids(state, seat, ALL_ACTIONS)
-            moves = kit.move_ids(state, seat)
-            if not ids:
-                # No action is possible, only free moves: move tiles, then end the turn.
-                return [*moves, END_TURN]
-            ids.extend(moves)
+            ids.extend(kit.move_ids(state, seat))
             ids.sort()
+            ids.append(END_TURN)
             return ids
         if phase == PHASE_PLACE:
             base = PLACE_BASE
@@ -122,7 +123,7 @@ class LicenseToGrill(Engine):
         if phase == PHASE_BONUS:
             ids = kit.choose_ids(state, seat, set(state.bonus_icons))
             ids.sort()
-            ids.append(SKIP_BONUS)
+            ids.extend((SKIP_BONUS, END_TURN))
             return ids
         if phase == PHASE_FREE_MOVES:
             return [*kit.move_ids(state, seat), END_TURN]
@@ -210,10 +211,22 @@ class LicenseToGrill(Engine):
             events.append(Event(seat=seat, text=f"seat {seat} gives up the covered {lost}"))
             self._continue(state, seat, events)
         else:
-            if state.phase == PHASE_ACTION and state.actions_left:
-                events.append(Event(seat=seat, text=f"seat {seat} can do nothing more and ends the turn"))
+            self._stop(state, seat, events)
             self._end_turn(state, seat, events)
         return events
+
+    @staticmethod
+    def _stop(state: Any, seat: int, events: EventList) -> None:
+        """EndTurn: the seat stops, giving up the covered icons and the actions it has not spent."""
+        given_up = []
+        if state.bonus_icons:
+            given_up.append("the covered " + ", ".join(kind_name(k) for k in state.bonus_icons))
+            del state.bonus_icons[:]
+        if state.phase in (PHASE_ACTION, PHASE_BONUS) and state.actions_left:
+            left = state.actions_left
+            given_up.append(f"{left} action{'s' if left > 1 else ''}")
+        if given_up:
+            events.append(Event(seat=seat, text=f"seat {seat} ends the turn, leaving {' and '.join(given_up)} unspent"))
 
     def _choose(self, state: Any, seat: int, kind: int, card: int, events: EventList) -> None:
         if kind != kit.MOVE:
@@ -367,6 +380,9 @@ class LicenseToGrill(Engine):
         recursion: seats that can do nothing pass in turn)."""
         n = state.core.num_players
         while True:
+            # A turn in which no action was spent (free moves aside) is quiet: the stalemate count.
+            quiet = state.actions_left == CONTENT.actions_per_turn
+            state.quiet_turns = state.quiet_turns + 1 if quiet else 0
             for rip in state.players[seat].recipes:
                 rip.grilled_this_turn = False
                 rip.moved_this_turn = False
@@ -380,6 +396,10 @@ class LicenseToGrill(Engine):
                     return
             if self._nothing_left_to_cook(state):
                 self._game_over(state, END_REASON_COOLERS_EMPTY, events)
+                return
+            if state.quiet_turns >= CONTENT.stalemate_rounds * n:
+                events.append(Event(seat=-1, text=f"no action spent for {CONTENT.stalemate_rounds} rounds: stalemate"))
+                self._game_over(state, END_REASON_STALEMATE, events)
                 return
             seat = (seat + 1) % n
             if self._start_turn(state, seat, events):
@@ -447,11 +467,11 @@ class LicenseToGrill(Engine):
         if not state.core.game_over:
             return None
         keys = [(float(p.score), float(len(p.served)), float(kit.largest_served(p))) for p in state.players]
-        reason = (
-            "a player served their last dish and everyone took a final turn"
-            if state.end_reason == END_REASON_DISHES_SERVED
-            else "the coolers are empty and nothing is left to cook"
-        )
+        reason = {
+            END_REASON_DISHES_SERVED: "a player served their last dish and everyone took a final turn",
+            END_REASON_COOLERS_EMPTY: "the coolers are empty and nothing is left to cook",
+            END_REASON_STALEMATE: f"stalemate: no action spent for {CONTENT.stalemate_rounds} rounds",
+        }[state.end_reason]
         return ranked_outcome(keys, [p.score for p in state.players], reason + "; ties: most dishes, then largest dish")
 
     # ------------------------------------------------------------------ views

@@ -81,6 +81,7 @@ def make_view(state: Any, seat: int) -> pb.View:
         end_reason=state.end_reason,
         grill_squares=state.grill_squares,
         table_squares=state.table_squares,
+        quiet_turns=state.quiet_turns,
     )
     view.players.extend(state.players)  # player boards and cards are all face up
     return view

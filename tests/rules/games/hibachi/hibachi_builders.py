@@ -41,6 +41,14 @@ def centre(space: int) -> tuple[float, float]:
     return SPACES[space].centre_x, SPACES[space].centre_y
 
 
+def plain_grill() -> tuple[float, float]:
+    """A point of the board on no space at all: halfway between Place a chip and Bonus ingredient
+    (two corners of the top band of plain grill)."""
+    px, py = centre(action_space(pb.SPACE_KIND_PLACE_CHIP))
+    bx, by = centre(action_space(pb.SPACE_KIND_BONUS_INGREDIENT))
+    return (px + bx) / 2, (py + by) / 2
+
+
 def ingredient_space(ingredient: int) -> int:
     return INGREDIENT_SPACE[kind(ingredient)]
 

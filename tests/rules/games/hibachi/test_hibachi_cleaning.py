@@ -25,6 +25,7 @@ from tests.rules.games.hibachi.hibachi_builders import (
     ingredient_space,
     legal,
     new_table,
+    plain_grill,
     put_chip,
     put_on,
     to_cleaning,
@@ -334,7 +335,7 @@ def cook_table(recipe: int = FRIED_RICE) -> object:
     cards = [r for r in [*state.recipes_on_show, *state.recipe_deck] if r != recipe]
     state.recipes_on_show[:] = [recipe, *cards[:2]]
     state.recipe_deck[:] = cards[2:]
-    put_chip(state, 0, 100, 320.0, 240.0)  # on the plain grill: no space at all
+    put_chip(state, 0, 100, *plain_grill())  # on the plain grill: no space at all
     put_on(state, 0, 200, EGG_SPACE)
     put_on(state, 1, 100, RICE_SPACE)
     return state

@@ -19,6 +19,7 @@ from tests.rules.games.hibachi.hibachi_builders import (
     ingredient_space,
     legal,
     new_table,
+    plain_grill,
     put_chip,
     throw_at,
     v,
@@ -27,6 +28,7 @@ from tests.rules.games.hibachi.hibachi_builders import (
 EGG_SPACE = ingredient_space(pb.INGREDIENT_EGG)
 RICE_SPACE = ingredient_space(pb.INGREDIENT_RICE)
 NOODLES_SPACE = ingredient_space(pb.INGREDIENT_NOODLES)
+BEEF_SPACE = ingredient_space(pb.INGREDIENT_BEEF)
 BONUS_SPACE = action_space(pb.SPACE_KIND_BONUS_INGREDIENT)
 
 
@@ -122,12 +124,10 @@ def test_chip_is_on_every_space_that_reaches_into_its_hole() -> None:
     on_both = put_chip(state, 0, 100, gap_x, rice_y)
     assert spaces_of(on_both.space_bits) == tuple(sorted([RICE_SPACE, NOODLES_SPACE]))
     # Between two rows, over the 16 mm gap: the borders of both show through an 18 mm hole.
-    bonus_x, bonus_y = centre(BONUS_SPACE)
-    assert sorted(spaces_under_hole(bonus_x, (bonus_y + centre(NOODLES_SPACE)[1]) / 2)) == sorted(
-        [NOODLES_SPACE, BONUS_SPACE]
-    )
-    # The plain grill in the middle of the board is no space at all.
-    assert spaces_under_hole(BOARD.width / 2, BOARD.height / 2) == []
+    beef_y = centre(BEEF_SPACE)[1]
+    assert sorted(spaces_under_hole(rice_x, (rice_y + beef_y) / 2)) == sorted([RICE_SPACE, BEEF_SPACE])
+    # The plain grill between the corners is no space at all.
+    assert spaces_under_hole(*plain_grill()) == []
 
 
 def test_chip_is_not_on_a_space_its_hole_does_not_reach() -> None:

@@ -155,12 +155,12 @@ def test_serve_grants_the_covered_icons_in_the_order_the_player_chooses() -> Non
     state = _serving_over_two_icons()
     assert state.phase == pb.PHASE_BONUS
     assert sorted(state.bonus_icons) == sorted([pb.ACTION_KIND_GRILL, pb.ACTION_KIND_REST])
-    assert legal_kinds(state) == {"grill", "rest", "skip_bonus"}
+    assert legal_kinds(state) == {"grill", "rest", "skip_bonus", "end_turn"}
     # Rest first, then grill: the player's order; neither costs one of the two actions.
     act(state, choose("rest", FILET))
     act(state, place(0, 0, 0))
     assert list(state.bonus_icons) == [pb.ACTION_KIND_GRILL] and state.phase == pb.PHASE_BONUS
-    assert legal_kinds(state) == {"grill", "skip_bonus"}
+    assert legal_kinds(state) == {"grill", "skip_bonus", "end_turn"}
     act(state, choose("grill", BURGER))
     act(state, place(0, 2, 0))
     act(state, pb.Action(leave_knobs=pb.LeaveKnobs()))

@@ -69,9 +69,9 @@ def test_refill_leaves_a_gap_when_the_cooler_is_empty() -> None:
     assert len(state.meat_on_show) == CONTENT.on_show_per_cooler - 1 and card not in state.meat_on_show
 
 
-def test_first_turn_must_start_with_prepare() -> None:
+def test_first_turn_can_only_prepare_or_end() -> None:
     state = new()
-    assert legal_kinds(state) == {"prepare"}
+    assert legal_kinds(state) == {"prepare", "end_turn"}  # ending at once is the player's right (RULINGS)
     assert legal_cards(state, "prepare") == {*state.meat_on_show, *state.veggie_on_show}
 
 
@@ -82,7 +82,7 @@ def test_first_turn_second_action_may_prepare_season_or_grill() -> None:
     act(state, choose("prepare", RIBEYE))
     act(state, place(0, 0, 0))
     assert state.actions_left == 1
-    assert legal_kinds(state) == {"prepare", "season", "grill"}  # nothing is grilling or resting yet
+    assert legal_kinds(state) == {"prepare", "season", "grill", "end_turn"}  # nothing is grilling or resting yet
 
 
 def test_prepare_puts_the_cube_on_the_first_space() -> None:

@@ -275,8 +275,11 @@ def fill(message: Any, values: dict[str, Any]) -> None:
 # ------------------------------------------------------------------ the property
 def snapshot(world: World) -> dict[bytes, bytes | None]:
     """Every key of this server's store with its bytes (what an error must leave as it was)."""
-    # The matchmaker's pool leases (taken on its first cycle at start) lapse by themselves.
-    keys = sorted(k for k in world.redis.scan_iter(match=f"{world.prefix}:*", count=1000) if not k.endswith(b":lease"))
+    # The matchmaker's pool leases (taken on its first cycle at start) lapse by themselves, and the
+    # quota keys are accounting that every call may touch (an earlier case's watch stream renews and
+    # frees its slot while this case runs); what an error must not change is everything else.
+    keys = sorted(k for k in world.redis.scan_iter(match=f"{world.prefix}:*", count=1000)
+                  if not k.endswith(b":lease") and b":quota:" not in k)
     return dict(zip(keys, [world.redis.dump(k) for k in keys], strict=True))
 
 

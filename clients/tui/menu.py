@@ -1,5 +1,5 @@
-"""The legal actions as a menu: one key each (1-9, then a-z), pages when there are more than keys,
-and a filter of words for games with hundreds of actions."""
+"""The legal actions as a menu: one key each (1-9, then a-z), pages when there are more than the
+screen shows (at most one per key), and a filter of words for games with hundreds of actions."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ class ActionMenu:
     actions: list[rpb.LegalAction] = field(default_factory=list)
     words: str = ""
     page: int = 0
+    page_size: int = len(KEYS)  # actions a page shows: as many as the screen has rows for, at most one per key
 
     def offer(self, actions: Sequence[rpb.LegalAction]) -> None:
         """New actions: back to the first page. The filter stays while it still matches some."""
@@ -42,15 +43,25 @@ class ActionMenu:
 
     @property
     def pages(self) -> int:
-        return max(1, -(-len(self.matching) // len(KEYS)))
+        return max(1, -(-len(self.matching) // self.size))
+
+    @property
+    def size(self) -> int:
+        return max(1, min(self.page_size, len(KEYS)))
+
+    def resize(self, page_size: int) -> None:
+        """Pages of `page_size` actions from now on, the first of them shown."""
+        if page_size != self.page_size:
+            self.page_size = page_size
+            self.page = 0
 
     def turn_page(self, step: int) -> None:
         self.page = (self.page + step) % self.pages
 
     def shown(self) -> list[tuple[str, rpb.LegalAction]]:
         """The actions of the page with their keys."""
-        start = self.page * len(KEYS)
-        return list(zip(KEYS, self.matching[start:start + len(KEYS)], strict=False))
+        start = self.page * self.size
+        return list(zip(KEYS, self.matching[start:start + self.size], strict=False))
 
     def pick(self, key: str) -> rpb.LegalAction | None:
         for shown_key, action in self.shown():

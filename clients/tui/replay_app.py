@@ -9,26 +9,26 @@ from typing import Any
 
 import grpc
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.containers import Container, Vertical
+from textual.widgets import Footer, Static
 
 from clients.connection import MatchLink, explain
-from clients.tui.table import event_line, final_table, format_table, player_rows
+from clients.tui.layout import layout_for
+from clients.tui.panels import PANELS_CSS, BoardPanel, EventLog, PlayersPanel, arrange
+from clients.tui.seats import seat_label
+from clients.tui.table import event_line, final_text
 from sizzle.common.v1 import common_pb2
 from sizzle.match.v1 import match_service_pb2 as mpb
 
 EVENTS_SHOWN = 40  # steps of history beside the board
-CSS = """
-#main { height: 1fr; }
-#board-box { width: 3fr; border: round $accent; }
-#board { width: auto; }
-#side { width: 2fr; min-width: 44; }
-#players { height: auto; border: round $secondary; padding: 0 1; }
-#log { height: 1fr; border: round $secondary; padding: 0 1; }
-#position { height: auto; padding: 0 1; text-style: bold; }
-#final { display: none; height: auto; border: double $success; padding: 0 1; }
+CSS = PANELS_CSS + """
+#position { height: auto; padding: 0 1; text-style: bold; background: $panel; }
+#final { display: none; height: auto; padding: 0 1; }
+.framed #final { border: round $success; }
+.compact #final { border-top: round $success; }
 ReplayApp.at-end #final { display: block; }
 """
 
@@ -40,7 +40,7 @@ class Frame:
     step: mpb.ReplayStep
     rendering: str
     view: Any = None
-    lines: list[str] = field(default_factory=list)
+    lines: list[tuple[int, str]] = field(default_factory=list)  # the step's events: (seat, line)
 
 
 def build_frames(replay: mpb.GetReplayResponse) -> tuple[list[Frame], str]:
@@ -77,7 +77,7 @@ def build_frames(replay: mpb.GetReplayResponse) -> tuple[list[Frame], str]:
                 state = None
         view = engine.view(state, -1) if state is not None else None
         rendering = engine.render(view) if view is not None else note
-        frames.append(Frame(step, rendering, view, [event_line(match, e) for e in step.events]))
+        frames.append(Frame(step, rendering, view, [(e.seat, event_line(match, e)) for e in step.events]))
     return frames, note
 
 
@@ -86,6 +86,7 @@ class ReplayApp(App[None]):
 
     CSS = CSS
     TITLE = "Sizzle replay"
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         # Priority: the scrolling board would take the arrows and pages otherwise.
         Binding("right,n,space,l", "step(1)", "next", priority=True),
@@ -105,27 +106,35 @@ class ReplayApp(App[None]):
         self.frames: list[Frame] = []
         self.position = 0
         self.loaded = False
+        self.screen_layout = layout_for(80, 24)
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="main"):
-            with ScrollableContainer(id="board-box"):
-                yield Static("loading the replay...", id="board", markup=False)
+        yield Static(f"Sizzle replay · match {self.match_id}", id="topbar", markup=False)
+        with Container(id="main"):
+            yield BoardPanel("loading the replay...", id="board-box")
             with Vertical(id="side"):
-                yield Static(id="players", markup=False)
-                with VerticalScroll(id="log"):
-                    yield Static(id="events", markup=False)
+                with Container(id="info"):
+                    yield PlayersPanel(id="players")
+                    yield EventLog(id="log")
         yield Static(id="position", markup=False)
         yield Static(id="final", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"match {self.match_id}"
         self.query_one("#board-box").border_title = "table"
         self.query_one("#players").border_title = "players"
         self.query_one("#log").border_title = "log"
         self.query_one("#final").border_title = "final table"
+        self.query_one(EventLog).highlighted = 1
+        self.on_resize(events.Resize(self.size, self.size))
         self.run_worker(self.load(), exclusive=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.screen_layout = layout_for(event.size.width, event.size.height)
+        self.size_panels()
+
+    def size_panels(self) -> None:
+        arrange(self, self.screen_layout, len(self.replay.match.seats) if self.replay is not None else 2)
 
     async def on_unmount(self) -> None:
         await self.link.close()
@@ -134,17 +143,19 @@ class ReplayApp(App[None]):
         try:
             replay = await self.link.replay()
         except grpc.RpcError as error:
-            self.query_one("#board", Static).update(Text(f"cannot load the replay: {explain(error)}"))
+            self.query_one(BoardPanel).show(f"cannot load the replay: {explain(error)}")
             return
         self.replay = replay
         self.frames, _ = build_frames(replay)
         try:
             from services.rules import registry
 
-            self.title = f"Sizzle replay · {registry.get_engine(replay.match.game_id).spec.display_name}"
+            game = registry.get_engine(replay.match.game_id).spec.display_name
         except Exception:
-            self.title = f"Sizzle replay · {replay.match.game_id}"
-        self.query_one("#final", Static).update(Text(final_table(replay.match)))
+            game = replay.match.game_id
+        self.title = f"Sizzle replay · {game}"
+        self.query_one("#topbar", Static).update(Text(f"Sizzle replay · {game} · match {self.match_id}"))
+        self.query_one("#final", Static).update(final_text(replay.match))
         self.loaded = True
         self.show()
 
@@ -153,27 +164,20 @@ class ReplayApp(App[None]):
             return
         match = self.replay.match
         frame = self.frames[self.position]
-        self.query_one("#board", Static).update(Text(frame.rendering, no_wrap=True))
+        self.query_one(BoardPanel).show(frame.rendering)
         at_move = mpb.Match()
         at_move.CopyFrom(match)
         at_move.status = mpb.MATCH_STATUS_FINISHED  # no seat-to-move marker from the end state
         if frame.view is not None:
             at_move.status = mpb.MATCH_STATUS_RUNNING if not frame.view.core.game_over else mpb.MATCH_STATUS_FINISHED
             at_move.seat_to_move = frame.view.core.seat_to_move
-        header, rows = player_rows(at_move, -1, match.game_id, frame.view)
-        self.query_one("#players", Static).update(Text(format_table(header, rows)))
-        log = Text()
-        first = max(0, self.position - EVENTS_SHOWN)
-        for index in range(first, self.position + 1):
-            style = "bold" if index == self.position else "dim"
-            for line in self.frames[index].lines or [f"(version {self.frames[index].step.version})"]:
-                log.append(line + "\n", style=style)
-        self.query_one("#events", Static).update(log)
-        self.query_one("#log", VerticalScroll).scroll_end(animate=False)
+        self.query_one(PlayersPanel).show(at_move, -1, match.game_id, frame.view)
+        self.size_panels()
+        shown = self.frames[max(0, self.position - EVENTS_SHOWN):self.position + 1]
+        self.query_one(EventLog).replace([f.lines or [(f.step.seat, f"(version {f.step.version})")] for f in shown])
         step = frame.step
-        who = "the game" if step.seat < 0 else f"seat {step.seat}"
         self.query_one("#position", Static).update(Text(
-            f"step {self.position + 1} of {len(self.frames)} · version {step.version} · {who}"
+            f"step {self.position + 1} of {len(self.frames)} · version {step.version} · {seat_label(match, step.seat)}"
             + ("" if self.replay.complete else " · the match is not over")))
         self.set_class(self.position == len(self.frames) - 1 and bool(match.outcome.results), "at-end")
 

@@ -10,12 +10,13 @@ import time
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from clients.tui.match_app import MatchApp
+from clients.tui.panels import BoardPanel, EventLog
 from tests.servers import LoopThread
 
-SIZE = (100, 32)  # small screens render faster
+SIZE = (80, 24)  # the common default terminal (and small screens render faster)
 
 
 def text_of(app: Any, selector: str) -> str:
@@ -23,9 +24,14 @@ def text_of(app: Any, selector: str) -> str:
     return str(app.query_one(selector, Static).content)
 
 
-def log_text(app: Any, selector: str = "#events") -> str:
-    """What a RichLog shows, its wrapped lines joined again (whitespace collapsed)."""
-    return " ".join(" ".join(strip.text for strip in app.query_one(selector, RichLog).lines).split())
+def log_text(app: Any) -> str:
+    """Every line of the screen's log, joined (whitespace collapsed)."""
+    return " ".join(app.query_one(EventLog).plain().split())
+
+
+def board_of(app: Any) -> str:
+    """The board as the engine rendered it (the screen may wrap its long lines)."""
+    return str(app.query_one(BoardPanel).rendering)
 
 
 async def wait_for(pilot: Pilot[Any], condition: Any, timeout: float = 30.0, what: str = "a condition") -> None:

@@ -4,14 +4,17 @@ screens use."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 import pytest
 
-from clients.cli import default_bots, invite_line, seat_for
-from clients.connection import ClientError, new_match
+from clients.cli import bot_pause, default_bots, invite_line, seat_for
+from clients.connection import DEFAULT_ADDR, ClientError, new_match
 from clients.tui.menu import KEYS, ActionMenu
 from clients.tui.table import clock_text, final_table, seat_name, standings, status_line, timer_text
+from services.app import Deps, create_server
 from services.cli import build_parser, main
+from services.kit.config import Config
 from services.rules import registry
 from sizzle.common.v1 import common_pb2
 from sizzle.match.v1 import match_service_pb2 as mpb
@@ -114,9 +117,9 @@ def test_words_of_the_table() -> None:
     running = match_of(status=mpb.MATCH_STATUS_RUNNING, seat_to_move=0, turn_seconds=30,
                        turn_deadline_unix_ms=100_000, clock_deadline_unix_ms=400_000)
     assert status_line(running, 0) == "your turn: choose an action"
-    assert status_line(running, 1) == "ann is playing"
+    assert status_line(running, 1) == "ann (seat 0) is playing"
     assert timer_text(running, 0, 75_500) == "your turn: 0:25 left  |  game clock: 5:25 left"
-    assert timer_text(running, 1, 75_500).startswith("ann's turn: 0:25 left")
+    assert timer_text(running, 1, 75_500).startswith("ann (seat 0)'s turn: 0:25 left")
     assert clock_text(0) == "0:00" and clock_text(61.2) == "1:02"
     running.seat_to_move = 1  # a bot's turn has no timer on screen
     assert timer_text(running, 0, 75_500) == "game clock: 5:25 left"
@@ -126,7 +129,7 @@ def test_words_of_the_table() -> None:
     table = final_table(done, viewer=0).splitlines()
     assert table[1].split()[:4] == ["1", "1", "easy", "bot"] and table[1].endswith("winner")
     assert "ann (you)" in table[2] and table[-1] == "(all cards played)"
-    assert status_line(done, 0) == "game over: easy bot wins"
+    assert status_line(done, 0) == "game over: easy bot (seat 1) wins"
 
 
 @pytest.mark.parametrize("game_id", registry.game_ids())
@@ -136,3 +139,43 @@ def test_every_game_has_standings(game_id: str) -> None:
     labels, values = standings(game_id, engine.view(state, 0))
     assert labels and len(values) == engine.spec.min_players
     assert all(len(row) == len(labels) and "?" not in row for row in values.values())
+
+
+def test_the_invitation_names_every_server_but_the_built_in_default(platform: ServerThread,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIZZLE_ADDR", platform.target)  # the friend's terminal may not have it
+    seating = seat_for(parse("play", "grill_party", "--humans", "2", "--name", "kim"), platform.target)
+    assert invite_line(seating).endswith(f"--join {seating.match_id} --server {platform.target}")
+    default = dataclasses.replace(seating, target=DEFAULT_ADDR)
+    assert "--server" not in invite_line(default) and "--ca x.pem" in invite_line(default, " --ca x.pem")
+
+
+def test_the_bot_pause_comes_from_the_flag_or_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SIZZLE_BOT_PAUSE_MS", raising=False)
+    assert bot_pause(parse("play", "hibachi")) == 0.7
+    assert bot_pause(parse("watch", "m_1", "--bot-pause", "250")) == 0.25
+    monkeypatch.setenv("SIZZLE_BOT_PAUSE_MS", "0")
+    assert bot_pause(parse("lobby")) == 0 and bot_pause(parse("play", "hibachi", "--bot-pause", "100")) == 0.1
+    assert parse("lobby", "--game", "hibachi", "--server", "h:1").game == "hibachi"
+
+
+def test_games_with_a_server_asks_the_server(platform: ServerThread, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games", "--server", platform.target]) == 0
+    listed = capsys.readouterr().out
+    assert listed.startswith(f"games played at {platform.target}:")
+    for game_id in registry.game_ids():
+        assert f"\n{game_id} " in listed
+    assert main(["games"]) == 0
+    local = capsys.readouterr().out
+    assert local.splitlines()[0] == listed.splitlines()[1]  # the same columns either way
+    assert main(["games", "--server", "127.0.0.1:1"]) == 2
+    assert "cannot reach the server at 127.0.0.1:1" in capsys.readouterr().err
+
+
+def test_games_of_a_server_that_keeps_its_rules_internal(capsys: pytest.CaptureFixture[str]) -> None:
+    server = ServerThread(lambda: create_server(Config(addr="127.0.0.1:0"), Deps(services=("match",))))
+    try:
+        assert main(["games", "--server", server.target]) == 2
+        assert "does not list its games" in capsys.readouterr().err
+    finally:
+        server.stop()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import threading
 import time
 import uuid
@@ -18,7 +19,7 @@ from clients.tui.match_app import MatchApp
 from services.rules import registry
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
-from tests.clients.driving import SIZE, Proxy, log_text, play_through, text_of, wait_for
+from tests.clients.driving import SIZE, Proxy, board_of, log_text, play_through, text_of, wait_for
 from tests.match.players import Player, auth
 from tests.servers import ServerThread
 
@@ -40,7 +41,13 @@ def play_whole_game(target: str, game_id: str, bots: int, seed: int) -> tuple[Ma
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.match is not None, what="the first update")
             assert "alice (you)" in text_of(app, "#players")
-            assert text_of(app, "#board").strip(), "the board shows the engine's rendering"
+            assert board_of(app).strip() and text_of(app, "#board").strip(), "the board shows the engine's rendering"
+            await wait_for(pilot, lambda: app.can_act, what="alice's turn")
+            # The log, the status and the board's header count the moves alike.
+            board_moves = re.search(r"\bmove (\d+)", board_of(app))
+            assert board_moves is not None
+            assert f"--- your turn (move {board_moves[1]}) ---" in log_text(app)
+            assert text_of(app, "#status").startswith(f"your turn (move {board_moves[1]})")
             moves = await play_through(app, pilot, random.Random(seed))
             assert moves > 0
             final = text_of(app, "#final")
@@ -64,7 +71,7 @@ def check_finished(app: MatchApp, target: str, players: int) -> None:
 def test_client_plays_grill_party_against_a_bot(platform: ServerThread) -> None:
     app, log = play_whole_game(platform.target, "grill_party", bots=1, seed=11)
     check_finished(app, platform.target, 2)
-    assert "--- your turn" in log and "you choose: " in log and "medium bot [1]: " in log
+    assert "--- your turn" in log and "you choose: " in log and "medium bot: seat 1 " in log
 
 
 def test_client_plays_the_card_game_against_two_bots(platform: ServerThread) -> None:
@@ -90,16 +97,17 @@ def test_client_pages_and_filters_many_actions(platform: ServerThread) -> None:
             await wait_for(pilot, lambda: app.can_act, what="alice's turn")
             total = len(app.menu.actions)
             assert total > 35 and app.menu.pages > 1  # every throw of every chip: more than one page
+            assert len(app.menu.shown()) == app.screen_layout.action_rows  # a page: as many as the screen shows
             first_page = [a.action_id for _, a in app.menu.shown()]
             await pilot.press("greater_than_sign")
             assert app.menu.page == 1 and [a.action_id for _, a in app.menu.shown()] != first_page
-            assert "page 2/" in text_of(app, "#page")
+            assert "page 2/" in app.actions_title()
             await pilot.press("less_than_sign")
             assert app.menu.page == 0
             await pilot.press("slash", *"rice")
             assert 0 < len(app.menu.matching) < total
             assert all("rice" in a.description.lower() for a in app.menu.matching)
-            assert f"of {total} actions match 'rice'" in text_of(app, "#page")
+            assert f"of {total} match 'rice'" in app.actions_title()
             await pilot.press("enter")  # back to the list: keys choose again
             chosen = app.menu.pick("1")
             assert chosen is not None
@@ -122,7 +130,7 @@ def test_client_shows_the_turn_timer(platform: ServerThread) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.can_act, what="alice's turn")
             await pilot.pause(0.6)
-            assert "your turn: 1:00 left" in text_of(app, "#timer") or "your turn: 0:5" in text_of(app, "#timer")
+            assert "your turn: 1:00 left" in text_of(app, "#status") or "your turn: 0:5" in text_of(app, "#status")
             await pilot.press("ctrl+q")
 
     asyncio.run(drive())
@@ -247,7 +255,8 @@ def test_when_the_turn_timer_runs_out_a_bot_plays_on_and_the_screen_watches(plat
                 proxy.cut(refuse_seconds=2.5)
                 await wait_for(pilot, lambda: app.finished, timeout=60, what="the end of the match")
                 assert "you are watching" in text_of(app, "#status")
-                assert "alice (bot plays on)" in text_of(app, "#players")
+                assert "alice (bot plays on" in text_of(app, "#players")  # the panel may shorten it at 80 columns
+                assert "alice (bot plays on) (you)" in text_of(app, "#final")
                 assert not app.can_act and "your turn" not in text_of(app, "#status")
                 await pilot.press("q")
 

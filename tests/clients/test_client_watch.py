@@ -15,6 +15,7 @@ from clients.tui.match_app import MatchApp
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
 from tests.clients.driving import SIZE, log_text, text_of, wait_for
+from tests.clients.snapshots import screen_text
 from tests.match.players import auth
 from tests.servers import ServerThread
 
@@ -35,6 +36,11 @@ def play_slowly(target: str, match_id: str, seat_token: str, started: threading.
                 stub.SubmitAction(request, metadata=auth(seat_token), timeout=5)
 
 
+def footer(app: MatchApp) -> str:
+    """The keys the footer offers, as the bottom line of the screen shows them."""
+    return screen_text(app).splitlines()[-1].strip()
+
+
 def test_spectator_follows_a_match_live(platform: ServerThread) -> None:
     seating = new_match(platform.target, "a_la_carte_cards", name="carol", bots=2, seed=21)
     started = threading.Event()
@@ -46,7 +52,9 @@ def test_spectator_follows_a_match_live(platform: ServerThread) -> None:
     async def drive() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.match is not None, what="the first update")
-            assert app.spectating and "spectating" in app.sub_title
+            assert app.spectating and "spectating" in text_of(app, "#topbar")
+            await pilot.pause()
+            assert footer(app) == "^q quit"  # no leave, no filter, no pages
             assert "(you)" not in text_of(app, "#players") and "carol" in text_of(app, "#players")
             before = text_of(app, "#board")
             started.set()
@@ -54,9 +62,11 @@ def test_spectator_follows_a_match_live(platform: ServerThread) -> None:
             assert app.updates_seen > 5, "it followed the match move by move"
             assert text_of(app, "#board") != before
             assert "winner" in text_of(app, "#final") and "carol" in text_of(app, "#final")
-            assert "carol [0]: " in log_text(app)
-            # A spectator never gets actions, and keys do nothing.
+            assert "carol: seat 0 " in log_text(app)
+            # A spectator never gets actions, and keys do nothing; the footer offers only what a spectator can do.
             assert not app.menu.actions and not app.can_act
+            await pilot.pause()
+            assert footer(app) == "q quit"
             await pilot.press("1")
             await pilot.press("q")
 

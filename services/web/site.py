@@ -1,0 +1,76 @@
+"""The HTTP application of the web port: RPC paths go to the Connect application, everything else
+to the web client's built files (clients/web/dist), behind CORS for third-party web clients."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import PlainTextResponse
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from services.web.bridge import RpcApp
+
+CLIENT_DIR = Path(__file__).resolve().parents[2] / "clients" / "web" / "dist"
+# What a Connect, gRPC-Web or gRPC client sends and must be able to read (connectrpc's CORS guidance).
+ALLOWED_HEADERS = ["Content-Type", "Connect-Protocol-Version", "Connect-Timeout-Ms", "Grpc-Timeout",
+                   "X-Grpc-Web", "X-User-Agent", "Authorization"]
+EXPOSED_HEADERS = ["Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin"]
+# The client's pages load only from this origin; RPCs go to this origin too.
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                 b"frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+MISSING_CLIENT = ("The web client is not built. `make run` builds it (Node 20 and npm are needed); "
+                  "or run `make web`.\n")
+
+
+def cors_origins(setting: str) -> list[str]:
+    return [origin.strip() for origin in setting.split(",") if origin.strip()]
+
+
+class ClientFiles:
+    """The built client, with security headers; a plain 503 explains a missing build."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.files: Any = StaticFiles(directory=folder, html=True) if (folder / "index.html").is_file() else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.files is None:
+            await PlainTextResponse(MISSING_CLIENT, status_code=503)(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.files(scope, receive, send_with_headers)
+
+
+class WebSite:
+    """Dispatches by path: the RPC application for its services' paths, the client's files otherwise."""
+
+    def __init__(self, rpc: RpcApp, client: ClientFiles) -> None:
+        self.rpc = rpc
+        self.client = client
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan" or scope["type"] == "http" and self.rpc.answers(scope["path"]):
+            await self.rpc(scope, receive, send)  # type: ignore[arg-type]
+        elif scope["type"] == "http":
+            await self.client(scope, receive, send)
+
+
+def build_site(rpc: RpcApp, cors: str, client_dir: Path = CLIENT_DIR) -> ASGIApp:
+    site: ASGIApp = WebSite(rpc, ClientFiles(client_dir))
+    origins = cors_origins(cors)
+    if origins:
+        site = CORSMiddleware(site, allow_origins=origins, allow_methods=["GET", "POST"],
+                              allow_headers=ALLOWED_HEADERS, expose_headers=EXPOSED_HEADERS, max_age=7200)
+    return site

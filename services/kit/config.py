@@ -14,6 +14,12 @@ MIN_TOKEN_KEY_CHARS = 32
 class Config:
     # Address the gRPC server listens on.
     addr: str = "127.0.0.1:50051"
+    # Address of the web port of `sizzle serve` (Connect, gRPC-Web and gRPC over HTTP, and the web
+    # client; docs/web.md); empty: no web port.
+    web_addr: str = "127.0.0.1:8080"
+    # Origins of third-party web clients allowed to call the web port (CORS), comma-separated; "*" for
+    # any; empty: only pages the web port serves itself.
+    web_cors_origins: str = ""
     # Redis for live matches, pools, ratings and logs; empty: the embedded in-process store.
     redis_url: str = ""
     # Key prefix of every Redis key this deployment writes (tests use one per run).
@@ -89,6 +95,9 @@ class Config:
     bot_queue: str = "bots"
     # Seconds a bot waits before acting (people like to see the bots' moves; 0 in tests and benchmarks).
     bot_think_seconds: float = 0.0
+    # The terminal client (`sizzle play`, `sizzle watch`): shortest time between two bot moves it shows
+    # a person, milliseconds (`--bot-pause`); 0 shows them as they come. Tables of bots only are never paced.
+    bot_pause_ms: int = 700
     # TLS certificate chain (PEM file) the gRPC port serves, with SIZZLE_TLS_KEY; empty: plaintext.
     tls_cert: str = ""
     # Private key (PEM file) of SIZZLE_TLS_CERT.
@@ -105,6 +114,34 @@ class Config:
     tls_client_key: str = ""
     # Name checked against the servers' certificates instead of the target's host (e.g. calling 127.0.0.1).
     tls_server_name: str = ""
+    # The records database (accounts, finished matches, ratings), an SQLAlchemy URL:
+    # postgresql+asyncpg://user:password@host:5432/db in a deployment. Empty: an SQLite file under
+    # SIZZLE_DATA_DIR when the live store is embedded too; with SIZZLE_REDIS_URL set and this empty,
+    # nothing is recorded (replicas cannot share a file).
+    records_url: str = ""
+    # PostgreSQL schema of the records tables (empty: the database's default; tests use one per run).
+    records_schema: str = ""
+    # Folder of the embedded default's files (the SQLite records database); created when missing.
+    data_dir: str = "data"
+    # Connections each process keeps to the records database.
+    records_pool_size: int = 5
+    # 1: a server migrates a shared records database at start (a dev cluster); otherwise it only checks
+    # the revision and the operator migrates (`sizzle records migrate`, the migration Job). SQLite always migrates.
+    records_migrate_on_start: int = 0
+    # Pause between two rounds of the records writer (finished matches to the records), milliseconds.
+    records_interval_ms: int = 500
+    # A finished match claimed by a replica's records writer; another replica takes it after this, ms.
+    records_lease_ms: int = 30_000
+    # Test-only fault injection: pause between claiming finished matches and writing them, milliseconds.
+    records_pause_before_write_ms: int = 0
+    # Failed logins of one username within the window before Login refuses it (QUOTA_EXCEEDED); 0: no limit.
+    quota_failed_logins: int = 10
+    # Failed logins from one address within the window, whatever the usernames; 0: no limit.
+    quota_failed_logins_per_address: int = 100
+    # The window of both failed-login limits, seconds.
+    failed_login_window_seconds: int = 900
+    # Accounts (Register, UpgradeGuest) one address may create an hour; 0: no limit.
+    quota_accounts_per_hour: int = 30
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Config:

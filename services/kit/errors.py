@@ -43,6 +43,9 @@ _CODES: dict[int, grpc.StatusCode] = {
     R.ERROR_REASON_RULES_VERSION: grpc.StatusCode.UNAVAILABLE,
     R.ERROR_REASON_QUOTA_EXCEEDED: grpc.StatusCode.RESOURCE_EXHAUSTED,
     R.ERROR_REASON_INTERNAL: grpc.StatusCode.INTERNAL,
+    R.ERROR_REASON_USERNAME_TAKEN: grpc.StatusCode.ALREADY_EXISTS,
+    R.ERROR_REASON_INVALID_CREDENTIALS: grpc.StatusCode.UNAUTHENTICATED,
+    R.ERROR_REASON_ALREADY_REGISTERED: grpc.StatusCode.FAILED_PRECONDITION,
 }
 # What an error may carry back, so that it always fits in the client's metadata limit (8 KiB by
 # default) whatever the client sent.

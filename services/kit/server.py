@@ -1,9 +1,9 @@
 """The shared server kit: one way to build, start and stop a gRPC server.
 
 Every server gets the ServiceInterceptor (error model and RPC metrics), standard health checking,
-reflection, bounded message sizes, and a graceful stop that turns health NOT_SERVING first. Its port
-serves TLS (or mTLS) when the config names a certificate and key (services/kit/tls.py), plaintext
-otherwise.
+reflection (descriptors with json_name filled in), bounded message sizes, and a graceful stop that
+turns health NOT_SERVING first. Its port serves TLS (or mTLS) when the config names a certificate
+and key (services/kit/tls.py), plaintext otherwise.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from grpc_reflection.v1alpha import reflection
 
 from services.kit.config import Config
 from services.kit.interceptor import Admission, ServiceInterceptor
+from services.kit.reflection_pool import JsonNamePool
 from services.kit.tls import server_tls
 
 log = logging.getLogger("sizzle.server")
@@ -77,9 +78,9 @@ async def start_server(config: Config, registrations: Sequence[Registration], ad
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = tuple(r.service_name for r in registrations)
-    reflection.enable_server_reflection(
-        (*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME), server
-    )
+    served = (*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME)
+    # Descriptors with json_name filled in, so every grpcurl prints lowerCamel JSON (services/kit/reflection_pool.py).
+    reflection.enable_server_reflection(served, server, pool=JsonNamePool(served))
     listen = addr or config.addr
     port = server.add_secure_port(listen, tls.credentials()) if tls else server.add_insecure_port(listen)
     if port == 0:

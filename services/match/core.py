@@ -30,6 +30,7 @@ from services.match.read_masks import READ_PATHS
 from services.match.shared_reads import SharedReads
 from services.match.store import MatchStore
 from services.match.tokens import BOT, PLAYER, SEAT, SERVICE, Identity, TokenSigner
+from services.records.store import RecordsStore
 from services.rules import registry
 from services.rules.engine import Engine
 from sizzle.common.v1 import common_pb2
@@ -146,7 +147,9 @@ class Matches:
         self.bots: BotDispatcher | None = None
         self.shared = SharedReads()  # what the watchers of one match read alike, read once
         self.page_tokens = PageTokens(config.token_key, "matches")
+        self.history_tokens = PageTokens(config.token_key, "match history")
         self.quotas = Quotas(config, MemoryQuotaStore())  # the composition root gives the shared one
+        self.records: RecordsStore | None = None  # the durable records, when this process keeps them
 
     # ------------------------------------------------------------------ loading
     async def load(self, match_id: str) -> Loaded:
@@ -741,10 +744,28 @@ class Matches:
 
         return await self.shared.get((loaded.match.match_id, "view", loaded.match.version, seat), build)  # type: ignore[no-any-return]
 
+    async def _replay_source(self, match_id: str) -> tuple[Loaded, list[spb.LogEntry]]:
+        """The match and its whole log: from the live store, else (a finished match gone from it)
+        from the durable records."""
+        try:
+            loaded = await self.load(match_id)
+        except GameError as error:
+            if error.reason != R.ERROR_REASON_UNKNOWN_MATCH or self.records is None:
+                raise
+            finished = await self.records.get_match(match_id)
+            if finished is None:
+                raise
+            engine = self.engine_for(finished.match)
+            record = spb.StoredMatch(match=finished.match, state=finished.state,
+                                     creator_player_id=finished.creator_player_id)
+            return Loaded(record, engine, engine.State.FromString(finished.state)), finished.log
+        return loaded, await self.store.log(match_id, -1)
+
     async def replay(self, identity: Identity | None, match_id: str) -> mpb.GetReplayResponse:
         """The log made again from the seed: a match whose rules this replica lacks answers
-        UNAVAILABLE (RULES_VERSION) rather than a replay under other rules."""
-        loaded = await self.load(match_id)
+        UNAVAILABLE (RULES_VERSION) rather than a replay under other rules. A finished match is read
+        from the durable records once the live store has let it go."""
+        loaded, entries = await self._replay_source(match_id)
         complete = loaded.match.status == FINISHED
         actor = None if complete or identity is None or identity.kind == BOT else self.seat_of(identity, loaded.match)
         seat = actor.seat if actor else -1
@@ -753,7 +774,7 @@ class Matches:
         if complete:
             response.seed = loaded.state.core.seed
         state = self._initial_state(loaded)
-        for entry in await self.store.log(match_id, -1):
+        for entry in entries:
             events, action = self._advance(loaded.engine, state, entry, want_action=complete)
             step = response.steps.add(version=entry.version, seat=entry.seat, unix_ms=entry.unix_ms,
                                       events=visible_events(events, seat, everything=complete))
@@ -761,6 +782,29 @@ class Matches:
                 step.action_id = entry.action_id
                 step.action.Pack(action)
         return response
+
+    async def history(self, identity: Identity | None,
+                      request: mpb.ListMatchHistoryRequest) -> mpb.ListMatchHistoryResponse:
+        """A player's finished matches from the durable records, newest first."""
+        player_id = check_id("player_id", request.player_id, required=False)
+        if not player_id:
+            if identity is None or identity.kind != PLAYER:
+                raise GameError(R.ERROR_REASON_INVALID_TOKEN, "name a player_id, or call with a player token")
+            player_id = identity.player_id
+        if request.game_id:
+            self.engines(check_id("game_id", request.game_id))
+        size = request.page_size or 20
+        check_range("page_size", size, 1, MAX_PAGE)
+        if self.records is None:
+            raise GameError(R.ERROR_REASON_STORE_UNAVAILABLE,
+                            "this server keeps no match history (it has no records database: SIZZLE_RECORDS_URL)")
+        query = f"{player_id}|{request.game_id}"
+        cursor = self.history_tokens.read(request.page_token, query)
+        page = await self.records.history(player_id, request.game_id, cursor, size)
+        return mpb.ListMatchHistoryResponse(
+            entries=[mpb.MatchHistoryEntry(match=e.match, seat=e.seat, finished_unix_ms=e.finished_unix_ms)
+                     for e in page.entries],
+            next_page_token=self.history_tokens.issue(page.next_cursor, query))
 
     async def refresh_live_gauge(self) -> None:
         for game_id in registry.game_ids():

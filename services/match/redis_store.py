@@ -11,6 +11,9 @@ Global indexes (the record stays the truth and readers re-check it):
                                      before the commit (in its round trip) or after it
   (the match indexes below are written after the commit)
   <prefix>:index:<game|*>:<status>   sorted set: match id by creation
+  <prefix>:records:pending           sorted set: finished match id whose durable record is pending,
+                                     by the end of its writer's claim (0: due); added by the commit
+                                     script that finishes the match (on a cluster, just before it)
 No path scans the keyspace.
 """
 
@@ -37,8 +40,8 @@ from sizzle.match.v1 import match_store_pb2 as spb
 
 log = logging.getLogger("sizzle.store.redis")
 
-# KEYS: match hash, log stream. ARGV: expected version, record, log entry, wake channel, ttl of a
-# finished match (0 keeps it).
+# KEYS: match hash, log stream[, pending-records queue]. ARGV: expected version, record, log entry,
+# wake channel, ttl of a finished match (0 keeps it)[, match id to queue for its record].
 COMMIT_SCRIPT = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {3, ''} end
@@ -50,8 +53,23 @@ if tonumber(ARGV[5]) > 0 then
   redis.call('EXPIRE', KEYS[1], ARGV[5])
   redis.call('EXPIRE', KEYS[2], ARGV[5])
 end
+if KEYS[3] then redis.call('ZADD', KEYS[3], 0, ARGV[6]) end
 redis.call('PUBLISH', ARGV[4], nv)
 return {1, tostring(nv)}
+"""
+
+# KEYS: pending-records queue. ARGV: now, until, limit.
+CLAIM_FINISHED_SCRIPT = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
+for _, m in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], m) end
+return due
+"""
+
+# KEYS: pending-records queue. ARGV: match id, the end of the claim that wrote its record.
+DROP_FINISHED_SCRIPT = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
 """
 
 TRANSIENT = (RedisConnectionError, RedisTimeoutError, OSError)
@@ -175,6 +193,8 @@ class RedisStore(MatchStore):
         # Pub/sub goes through one node: PUBLISH reaches every node of a cluster.
         self._notifier = _Notifier(aioredis.Redis.from_url(url))
         self._commit = self.client.register_script(COMMIT_SCRIPT)
+        self._claim_finished = self.client.register_script(CLAIM_FINISHED_SCRIPT)
+        self._drop_finished = self.client.register_script(DROP_FINISHED_SCRIPT)
 
     # ---------------------------------------------------------------- keys
     def _match_key(self, match_id: str) -> str:
@@ -192,6 +212,10 @@ class RedisStore(MatchStore):
     @property
     def _deadline_key(self) -> str:
         return f"{self.prefix}:deadlines"
+
+    @property
+    def _pending_key(self) -> str:
+        return f"{self.prefix}:records:pending"
 
     # ---------------------------------------------------------------- operations
     async def _index_put(self, match: mpb.Match, previous_status: int) -> None:
@@ -236,8 +260,14 @@ class RedisStore(MatchStore):
         keys = [self._match_key(mid), self._log_key(mid)]
         args = [expected_version, record.SerializeToString(), entry.SerializeToString(), self._channel(mid),
                 self.replay_ttl if finished else 0]
+        if finished and not self.cluster:  # queued for its durable record by the commit itself
+            keys.append(self._pending_key)
+            args.append(mid)
         async with self.timed("commit"):
             try:
+                if finished and self.cluster:  # the queue is on another node: queued first (a lost
+                    # race leaves an entry the writer drops when it finds the match unfinished)
+                    await self.client.zadd(self._pending_key, {mid: 0})
                 code, value = await self._scheduled_commit(mid, deadline_unix_ms, keys, args)
             except TRANSIENT as exc:
                 raise _unavailable(exc) from exc
@@ -368,6 +398,25 @@ class RedisStore(MatchStore):
 
     async def count(self, game_id: str, status: int) -> int:
         return int(await self.client.zcard(self._index_key(game_id, status)))
+
+    async def claim_finished(self, now_ms: int, until_ms: int, limit: int) -> list[str]:
+        try:
+            rows = await self._claim_finished(keys=[self._pending_key], args=[now_ms, until_ms, limit])
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return [row.decode() if isinstance(row, bytes) else str(row) for row in rows]
+
+    async def drop_finished(self, match_id: str, claimed_until_ms: int) -> None:
+        try:
+            await self._drop_finished(keys=[self._pending_key], args=[match_id, claimed_until_ms])
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def finished_pending(self) -> int:
+        try:
+            return int(await self.client.zcard(self._pending_key))
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
 
     async def close(self) -> None:
         await self._notifier.close()

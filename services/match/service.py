@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from services.auth.accounts import Accounts, check_display_name
+from services.kit.config import Config
 from services.kit.errors import GameError
-from services.kit.quotas import subject_of
+from services.kit.quotas import MemoryQuotaStore, Quotas, subject_of
 from services.match.core import Matches
 from services.match.tokens import Identity, TokenSigner, bearer
 from sizzle.auth.v1 import auth_service_pb2 as apb
@@ -31,15 +33,30 @@ def caller(signer: TokenSigner, context: Any, required: bool = True) -> Identity
 
 
 class AuthServicer(auth_service_pb2_grpc.AuthServiceServicer):
-    def __init__(self, signer: TokenSigner) -> None:
+    def __init__(self, signer: TokenSigner, accounts: Accounts | None = None) -> None:
         self.signer = signer
+        self.accounts = accounts or Accounts(Config(), None, signer, Quotas(Config(), MemoryQuotaStore()))
 
     async def CreateGuest(self, request: apb.CreateGuestRequest, context: Any) -> apb.CreateGuestResponse:
-        name = request.display_name.strip()
-        if not 1 <= len(name) <= 32 or not name.isprintable():
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "display_name must be 1 to 32 printable characters")
+        name = check_display_name(request.display_name)
         player_id, token, expires = self.signer.new_player(name)
         return apb.CreateGuestResponse(player_id=player_id, token=token, expires_unix_ms=expires)
+
+    async def Register(self, request: apb.RegisterRequest, context: Any) -> apb.RegisterResponse:
+        done = await self.accounts.register(request.username, request.password, context.peer())
+        return apb.RegisterResponse(player_id=done.player_id, token=done.token, expires_unix_ms=done.expires_unix_ms,
+                                    username=done.username)
+
+    async def Login(self, request: apb.LoginRequest, context: Any) -> apb.LoginResponse:
+        done = await self.accounts.login(request.username, request.password, context.peer())
+        return apb.LoginResponse(player_id=done.player_id, token=done.token, expires_unix_ms=done.expires_unix_ms,
+                                 username=done.username)
+
+    async def UpgradeGuest(self, request: apb.UpgradeGuestRequest, context: Any) -> apb.UpgradeGuestResponse:
+        identity = caller(self.signer, context)
+        done = await self.accounts.upgrade(identity, request.username, request.password, context.peer())
+        return apb.UpgradeGuestResponse(player_id=done.player_id, token=done.token,
+                                        expires_unix_ms=done.expires_unix_ms, username=done.username)
 
 
 class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
@@ -83,3 +100,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
     async def GetReplay(self, request: mpb.GetReplayRequest, context: Any) -> mpb.GetReplayResponse:
         return await self.matches.replay(caller(self.signer, context, required=False), request.match_id)
+
+    async def ListMatchHistory(self, request: mpb.ListMatchHistoryRequest,
+                               context: Any) -> mpb.ListMatchHistoryResponse:
+        return await self.matches.history(caller(self.signer, context, required=False), request)

@@ -4,8 +4,10 @@ A match is one record (its Match resource and serialized game state) with a vers
 through a compare-and-set that also appends the change to the match's event log and wakes the
 match's watchers. The log entry of a submitted action carries digests of its request id and of the request: a
 retry carries the same expected version, so its first answer is the entry at that version plus one
-(no separate idempotency records, and they live exactly as long as the match). The in-process store here is the embedded
-default of `make run`; services/match/redis_store.py is the real deployment.
+(no separate idempotency records, and they live exactly as long as the match). The commit that finishes
+a match also queues it for the records writer (services/records/writer.py), which claims it with a
+lease, writes it to the durable records and drops it: no finished match is forgotten. The in-process
+store here is the embedded default of `make run`; services/match/redis_store.py is the real deployment.
 """
 
 from __future__ import annotations
@@ -116,6 +118,21 @@ class MatchStore(ABC):
     async def count(self, game_id: str, status: int) -> int:
         """How many matches of the game have the status."""
 
+    # The queue of finished matches whose durable record is pending: `commit` adds a match when the
+    # record it writes is FINISHED (due at once, in the commit itself where the store can).
+    @abstractmethod
+    async def claim_finished(self, now_ms: int, until_ms: int, limit: int) -> list[str]:
+        """Queued matches that are due (never claimed, or their claim lapsed), claimed until `until_ms`."""
+
+    @abstractmethod
+    async def drop_finished(self, match_id: str, claimed_until_ms: int) -> None:
+        """Takes a match off the queue once its record is written, unless it was queued again since
+        the claim that ran until `claimed_until_ms`."""
+
+    @abstractmethod
+    async def finished_pending(self) -> int:
+        """How many finished matches wait for their record."""
+
     async def close(self) -> None:
         return None
 
@@ -137,6 +154,7 @@ class MemoryStore(MatchStore):
         self._matches: dict[str, _MemoryMatch] = {}
         self._deadlines: dict[str, int] = {}
         self._index: dict[tuple[str, int], dict[str, float]] = {}
+        self._finished: dict[str, int] = {}  # match id -> claimed until (0: due)
 
     def _index_put(self, match: mpb.Match, previous_status: int) -> None:
         if previous_status == match.status:
@@ -175,6 +193,8 @@ class MemoryStore(MatchStore):
             stored.version = expected_version + 1
             stored.log.append(entry.SerializeToString())
             self._index_put(record.match, previous_status)
+            if record.match.status == mpb.MATCH_STATUS_FINISHED:
+                self._finished[record.match.match_id] = 0
             async with stored.changed:
                 stored.changed.notify_all()
             return CommitResult(True, stored.version)
@@ -229,3 +249,16 @@ class MemoryStore(MatchStore):
 
     async def count(self, game_id: str, status: int) -> int:
         return len(self._index.get((game_id, status), {}))
+
+    async def claim_finished(self, now_ms: int, until_ms: int, limit: int) -> list[str]:
+        due = [m for m, until in self._finished.items() if until <= now_ms][:limit]
+        for match_id in due:
+            self._finished[match_id] = until_ms
+        return due
+
+    async def drop_finished(self, match_id: str, claimed_until_ms: int) -> None:
+        if self._finished.get(match_id) == claimed_until_ms:
+            del self._finished[match_id]
+
+    async def finished_pending(self) -> int:
+        return len(self._finished)

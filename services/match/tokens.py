@@ -69,7 +69,11 @@ class TokenSigner:
         return player_id, token, expires
 
     def player_token(self, player_id: str, display_name: str) -> str:
-        return self._sign({"kind": PLAYER, "sub": player_id, "name": display_name})[0]
+        return self.signed_player(player_id, display_name)[0]
+
+    def signed_player(self, player_id: str, display_name: str) -> tuple[str, int]:
+        """A player token for an existing player id (an account's): (token, expires_unix_ms)."""
+        return self._sign({"kind": PLAYER, "sub": player_id, "name": display_name})
 
     def seat_token(self, player_id: str, display_name: str, match_id: str, seat: int) -> str:
         claims = {"kind": SEAT, "sub": player_id, "name": display_name, "match": match_id, "seat": seat}

@@ -1,6 +1,13 @@
 """Ratings: OpenSkill (Plackett-Luce, free-for-all over any number of seats) per player and game,
 bots rated per difficulty, and the keeper that learns over gRPC when each formed match ends and
-rates it exactly once (the store's per-match marker guards it; replicas share the watch queue)."""
+rates it exactly once (replicas share the watch queue).
+
+With durable records (services/records/), the records database is the ratings' home: a match's
+rating changes are written there in one transaction with its rated flag, so each match counts once,
+and the matchmaking store (Redis) keeps ratings and the leaderboard's sorted set as a cache, written
+after each rating and rebuilt from the database whenever it is found empty (`sizzle ratings
+rebuild` forces it). Without records, the matchmaking store is the home and its per-match marker
+guards the once."""
 
 from __future__ import annotations
 
@@ -16,6 +23,8 @@ from services.kit.config import Config
 from services.match.read_masks import MATCH_ONLY
 from services.matchmaking.model import BOT_PREFIX, RatingRecord, RatingWrite
 from services.matchmaking.store import CONFLICT, MatchmakingStore, wall_ms
+from services.records.store import RatingUpdate, RecordsStore, StoredRating
+from services.rules import registry
 from sizzle.match.v1 import match_service_pb2 as mpb
 
 log = logging.getLogger("sizzle.matchmaking.ratings")
@@ -32,6 +41,7 @@ DIFFICULTIES = tuple(BOT_START)
 WATCH_LEASE_MS = 15_000
 WATCH_STREAM_SECONDS = 30.0
 TICK_SECONDS = 0.5
+CACHE_CHECK_MS = 10_000  # how often a keeper checks that the ratings cache is there (records only)
 
 
 def bot_id(difficulty: int) -> str:
@@ -85,16 +95,90 @@ def rate_table(entities: Sequence[str], ranks: Sequence[int], current: dict[str,
     }
 
 
-async def rate_match(store: MatchmakingStore, match: mpb.Match, keep_ms: int, attempts: int = 50) -> str:
-    """Rates a finished match once: reads, computes, compare-and-sets, again on a conflict."""
+def rated_table(match: mpb.Match) -> tuple[list[str], list[int], dict[str, str]] | None:
+    """Who each seat's result counts for, the seats' ranks and the people's names; None when the
+    match is not rated (a fixed seed, fewer than two seats, an incomplete outcome)."""
     results = {r.seat: r.rank for r in match.outcome.results}
     entities = seat_entities(match)
     if match.seed_fixed:  # whoever chose the seed knew every hidden card: never rated
-        return "unrated"
+        return None
     if len(entities) < 2 or set(results) != set(range(len(entities))):
-        return "unrated"
+        return None
     ranks = [results[s] for s in range(len(entities))]
     names = {seat.player_id: seat.display_name for seat in match.seats if seat.player_id}
+    return entities, ranks, names
+
+
+def record_from(player_id: str, stored: StoredRating | None) -> RatingRecord:
+    """A durable rating as the matchmaking store's record (the starting one when there is none)."""
+    if stored is None:
+        return record_of(player_id, None)
+    return RatingRecord(stored.mu, stored.sigma, stored.matches, stored.name)
+
+
+async def rate_match_durably(records: RecordsStore, cache: MatchmakingStore, match: mpb.Match,
+                             attempts: int = 50) -> str:
+    """Rates a finished match once in the records (reads, computes, writes with the rated flag, again
+    on a conflict), then brings the cache up to the records for its players: also when it finds the
+    match rated already (a keeper that died between the two)."""
+    table = rated_table(match)
+    if table is None:
+        return "unrated"
+    entities, ranks, names = table
+    unique = list(dict.fromkeys(entities))
+    for _ in range(attempts):
+        stored = await records.get_ratings(match.game_id, unique)
+        current = {e: record_from(e, stored.get(e)) for e in unique}
+        new = rate_table(entities, ranks, current, names)
+        updates = [RatingUpdate(e, stored[e].version if e in stored else 0, new[e].mu, new[e].sigma, new[e].matches,
+                                new[e].name) for e in unique]
+        result = await records.apply_ratings(match.game_id, match.match_id, updates, wall_ms())
+        if result == CONFLICT:
+            await asyncio.sleep(0.01)
+            continue
+        for entity, rating in (await records.get_ratings(match.game_id, unique)).items():
+            await cache.put_rating(match.game_id, entity, record_from(entity, rating))
+        return result
+    raise RuntimeError(f"ratings of {match.match_id} kept conflicting")
+
+
+async def _durable_ratings(records: RecordsStore, game_id: str, page: int) -> list[tuple[str, RatingRecord]]:
+    rows: list[tuple[str, RatingRecord]] = []
+    after = ""
+    while batch := await records.ratings_page(game_id, after, page):
+        rows.extend((r.player_id, record_from(r.player_id, r)) for r in batch)
+        after = batch[-1].player_id
+    return rows
+
+
+async def rebuild_rating_cache(records: RecordsStore, cache: MatchmakingStore, game_ids: Sequence[str],
+                               page: int = 1000) -> int:
+    """Replaces the cached ratings and leaderboards of the games with the records'; returns how many
+    ratings it wrote. A game the records have no rating of, whose cache has some (a deployment's
+    Redis from before it kept records), has them imported into the records first, never wiped."""
+    total = 0
+    for game_id in game_ids:
+        rows = await _durable_ratings(records, game_id, page)
+        if not rows:
+            kept = await cache.all_ratings(game_id)
+            if kept:
+                imported = [StoredRating(p, r.mu, r.sigma, r.matches, r.name, 1)
+                            for p, r in ((p, RatingRecord.decode(raw)) for p, raw in sorted(kept.items()))]
+                added = await records.import_ratings(game_id, imported, wall_ms())
+                log.info("imported %d ratings of %s from the matchmaking store into the records", added, game_id)
+                rows = await _durable_ratings(records, game_id, page)
+        await cache.replace_ratings(game_id, rows)
+        total += len(rows)
+    await cache.mark_ratings_cached()
+    return total
+
+
+async def rate_match(store: MatchmakingStore, match: mpb.Match, keep_ms: int, attempts: int = 50) -> str:
+    """Rates a finished match once: reads, computes, compare-and-sets, again on a conflict."""
+    table = rated_table(match)
+    if table is None:
+        return "unrated"
+    entities, ranks, names = table
     unique = list(dict.fromkeys(entities))
     for _ in range(attempts):
         raws = await store.get_ratings(match.game_id, unique)
@@ -113,20 +197,34 @@ class RatingKeeper:
     lives in the store: a replica leases the matches it watches, and when it dies another takes them."""
 
     def __init__(self, config: Config, store: MatchmakingStore, stub: Any,
-                 clock: Callable[[], int] = wall_ms, max_watches: int = 2_000) -> None:
+                 clock: Callable[[], int] = wall_ms, max_watches: int = 2_000,
+                 records: RecordsStore | None = None) -> None:
         self.config = config
         self.store = store
         self.stub = stub
         self.clock = clock
         self.max_watches = max_watches
+        self.records = records
         self._active: dict[tuple[str, str], asyncio.Task[None]] = {}
         self.keep_ms = max(config.replay_ttl_seconds, 3600) * 1000
+        self._cache_checked_ms = 0
+
+    async def check_cache(self) -> None:
+        """With records: rebuilds the ratings cache when it is gone (a Redis that lost its data)."""
+        now = self.clock()
+        if self.records is None or now - self._cache_checked_ms < CACHE_CHECK_MS:
+            return
+        self._cache_checked_ms = now
+        if not await self.store.ratings_cached():
+            count = await rebuild_rating_cache(self.records, self.store, registry.game_ids())
+            log.info("ratings cache rebuilt from the records: %d ratings", count)
 
     async def track(self, matches: Sequence[tuple[str, str]]) -> None:
         """Queues (game, match) pairs; a keeper of some replica picks each up on its next tick."""
         await self.store.add_pending(matches, self.clock())
 
     async def tick(self) -> None:
+        await self.check_cache()
         now = self.clock()
         until = now + WATCH_LEASE_MS
         await self.store.renew_pending(list(self._active), until)
@@ -142,7 +240,10 @@ class RatingKeeper:
     async def _watch(self, game_id: str, match_id: str) -> None:
         try:
             match = await self._wait_finished(match_id)
-            if match is not None:
+            if match is not None and self.records is not None:
+                result = await rate_match_durably(self.records, self.store, match)
+                log.info("match %s of %s: ratings %s", match_id, game_id, result)
+            elif match is not None:
                 result = await rate_match(self.store, match, self.keep_ms)
                 log.info("match %s of %s: ratings %s", match_id, game_id, result)
             await self.store.drop_pending(game_id, match_id)

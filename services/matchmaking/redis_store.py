@@ -14,7 +14,9 @@ unchanged on a Redis Cluster (a game's pool lives on one node):
   <prefix>:mm:{mm:<game>}:w:<ticket>    pub/sub channel, a message per change of the ticket
 Ratings, per game under {rt:<game>}: :ratings (hash player -> JSON), :board (sorted set by ordinal,
 people only), :rated:<match> (the once-per-match marker). Matches awaiting their rating:
-<prefix>:mm:rating_queue (sorted set "game/match" by the time its watcher's lease runs out).
+<prefix>:mm:rating_queue (sorted set "game/match" by the time its watcher's lease runs out). With
+durable records the ratings are a cache rebuilt from them (into :ratings:new:<token> and
+:board:new:<token>, renamed over the two at once); <prefix>:mm:ratings_cached says it was.
 No path scans the keyspace; index entries whose ticket expired on its own are dropped when read.
 """
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -270,6 +273,15 @@ redis.call('SET', KEYS[3], '1', 'PX', ARGV[1])
 return 1
 """
 
+# KEYS: new ratings, new board, ratings, board. Puts the rebuilt pair in place (none: empty).
+SWAP_RATINGS = """
+for i = 1, 2 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[i + 2])
+  else redis.call('DEL', KEYS[i + 2]) end
+end
+return 1
+"""
+
 # KEYS: queue. ARGV: now, until, limit.
 CLAIM_PENDING = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
@@ -370,7 +382,7 @@ class RedisMatchmakingStore(MatchmakingStore):
             ("create", CREATE), ("cancel", CANCEL), ("lease", LEASE), ("unlease", UNLEASE), ("claim", CLAIM_MANY),
             ("assign", ASSIGN_MANY), ("release", RELEASE), ("expire", EXPIRE),
             ("read", READ), ("nearest", NEAREST),
-            ("apply_ratings", APPLY_RATINGS), ("claim_pending", CLAIM_PENDING))}
+            ("apply_ratings", APPLY_RATINGS), ("claim_pending", CLAIM_PENDING), ("swap_ratings", SWAP_RATINGS))}
 
     async def _run(self, script: str, keys: list[str], args: list[Any]) -> Any:
         try:
@@ -583,6 +595,46 @@ class RedisMatchmakingStore(MatchmakingStore):
         except TRANSIENT as exc:
             raise _unavailable(exc) from exc
         return None if found is None else int(found)
+
+    async def replace_ratings(self, game_id: str, rows: Sequence[tuple[str, RatingRecord]]) -> None:
+        base = self._rating_base(game_id)
+        token = secrets.token_hex(6)
+        ratings, board = f"{base}ratings:new:{token}", f"{base}board:new:{token}"
+        try:
+            for start in range(0, len(rows), 500):
+                chunk = rows[start:start + 500]
+                await self.client.hset(ratings, mapping={p: r.encode() for p, r in chunk})
+                people = {p: r.ordinal for p, r in chunk if not is_bot(p)}
+                if people:
+                    await self.client.zadd(board, people)
+        except TRANSIENT as exc:
+            with contextlib.suppress(Exception):
+                await self.client.delete(ratings, board)
+            raise _unavailable(exc) from exc
+        await self._run("swap_ratings", [ratings, board, base + "ratings", base + "board"], [])
+
+    async def all_ratings(self, game_id: str) -> dict[str, str]:
+        try:
+            found = await self.client.hgetall(self._rating_base(game_id) + "ratings")
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+        return {_text(player): _text(raw) for player, raw in found.items()}
+
+    @property
+    def _cached_key(self) -> str:
+        return f"{self.prefix}:mm:ratings_cached"
+
+    async def ratings_cached(self) -> bool:
+        try:
+            return bool(await self.client.exists(self._cached_key))
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
+
+    async def mark_ratings_cached(self) -> None:
+        try:
+            await self.client.set(self._cached_key, "1")
+        except TRANSIENT as exc:
+            raise _unavailable(exc) from exc
 
     # ---------------------------------------------------------------- pending ratings
     async def add_pending(self, items: Sequence[tuple[str, str]], due_ms: int) -> None:

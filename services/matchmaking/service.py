@@ -42,7 +42,7 @@ class MatchmakingServicer(matchmaking_service_pb2_grpc.MatchmakingServiceService
 
     async def GetRating(self, request: mmpb.GetRatingRequest, context: Any) -> mmpb.GetRatingResponse:
         identity = caller(self.signer, context, required=not request.player_id)
-        return mmpb.GetRatingResponse(rating=await self.tickets.rating(identity, request))
+        return await self.tickets.rating_with_history(identity, request)
 
     async def ListLeaderboard(self, request: mmpb.ListLeaderboardRequest,
                               context: Any) -> mmpb.ListLeaderboardResponse:

@@ -160,6 +160,22 @@ class MatchmakingStore(ABC):
     async def rank(self, game_id: str, player_id: str) -> int | None:
         """0-based place on the leaderboard, None when not on it."""
 
+    # With durable records the ratings here are a cache of the records' (services/matchmaking/ratings.py).
+    @abstractmethod
+    async def replace_ratings(self, game_id: str, rows: Sequence[tuple[str, RatingRecord]]) -> None:
+        """Replaces every rating of the game and its leaderboard at once with `rows`."""
+
+    @abstractmethod
+    async def all_ratings(self, game_id: str) -> dict[str, str]:
+        """Every raw rating record of the game (what a deployment kept here before it had records)."""
+
+    @abstractmethod
+    async def ratings_cached(self) -> bool:
+        """Whether the ratings here were rebuilt from the records (False once the store lost them)."""
+
+    @abstractmethod
+    async def mark_ratings_cached(self) -> None: ...
+
     # ---------------------------------------------------------------- matches whose rating is pending
     @abstractmethod
     async def add_pending(self, items: Sequence[tuple[str, str]], due_ms: int) -> None:
@@ -287,6 +303,7 @@ class MemoryMatchmakingStore(MatchmakingStore):
         self._boards: dict[str, SortedIndex] = {}
         self._rated: dict[tuple[str, str], int] = {}
         self._pending = SortedIndex()  # "game/match" by the time its watch lease runs out
+        self._ratings_cached = False
 
     # ---------------------------------------------------------------- helpers
     def _pool(self, game_id: str) -> _Pool:
@@ -538,6 +555,21 @@ class MemoryMatchmakingStore(MatchmakingStore):
 
     async def rank(self, game_id: str, player_id: str) -> int | None:
         return self._boards.get(game_id, SortedIndex()).rank_descending(player_id)
+
+    async def replace_ratings(self, game_id: str, rows: Sequence[tuple[str, RatingRecord]]) -> None:
+        self._ratings[game_id] = {}
+        self._boards[game_id] = SortedIndex()
+        for player_id, record in rows:
+            self._write(game_id, player_id, record)
+
+    async def all_ratings(self, game_id: str) -> dict[str, str]:
+        return dict(self._ratings.get(game_id, {}))
+
+    async def ratings_cached(self) -> bool:
+        return self._ratings_cached
+
+    async def mark_ratings_cached(self) -> None:
+        self._ratings_cached = True
 
     # ---------------------------------------------------------------- pending ratings
     async def add_pending(self, items: Sequence[tuple[str, str]], due_ms: int) -> None:

@@ -13,8 +13,9 @@ from services.kit.quotas import MemoryQuotaStore, Quotas
 from services.kit.validation import check_id, check_range
 from services.match.tokens import PLAYER, Identity
 from services.matchmaking.model import BOT_PREFIX, new_ticket_id
-from services.matchmaking.ratings import bot_difficulty, record_of
+from services.matchmaking.ratings import bot_difficulty, record_from, record_of
 from services.matchmaking.store import MatchmakingStore, wall_ms
+from services.records.store import RecordsStore
 from services.rules import registry
 from sizzle.common.v1 import common_pb2
 from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
@@ -46,6 +47,7 @@ class Tickets:
         self.clock = clock
         self.page_tokens = PageTokens(config.token_key, "leaderboard")
         self.quotas = Quotas(config, MemoryQuotaStore())  # the composition root gives the shared one
+        self.records: RecordsStore | None = None  # the ratings' home when kept; the store is then a cache
 
     # ---------------------------------------------------------------- tickets
     async def create(self, identity: Identity | None, request: mmpb.CreateTicketRequest) -> mmpb.Ticket:
@@ -136,10 +138,27 @@ class Tickets:
         player_id = check_id("player_id", request.player_id, required=False) or player_of(identity).player_id
         if player_id.startswith(BOT_PREFIX) and bot_difficulty(player_id) is None:
             raise GameError(R.ERROR_REASON_INVALID_REQUEST, "bots are bot-easy, bot-medium and bot-hard")
-        raw = (await self.store.get_ratings(game_id, [player_id])).get(player_id)
+        if self.records is not None:
+            stored = (await self.records.get_ratings(game_id, [player_id])).get(player_id)
+            raw = record_from(player_id, stored).encode() if stored else None
+        else:
+            raw = (await self.store.get_ratings(game_id, [player_id])).get(player_id)
         rank = await self.store.rank(game_id, player_id)
         mine = identity is not None and identity.player_id == player_id
         return self._rating(game_id, player_id, raw, rank, identity.display_name if mine and identity else "")
+
+    async def rating_with_history(self, identity: Identity | None,
+                                  request: mmpb.GetRatingRequest) -> mmpb.GetRatingResponse:
+        """The rating and, from the records, its latest changes (none without records)."""
+        size = request.history_size or 20
+        check_range("history_size", size, 1, MAX_PAGE)
+        rating = await self.rating(identity, request)
+        if self.records is None:
+            return mmpb.GetRatingResponse(rating=rating)
+        points = await self.records.rating_history(rating.game_id, rating.player_id, size)
+        return mmpb.GetRatingResponse(rating=rating, history=[
+            mmpb.RatingChange(match_id=p.match_id, mu=p.mu, sigma=p.sigma, ordinal=p.ordinal,
+                              matches_played=p.matches, unix_ms=p.unix_ms) for p in points])
 
     async def leaderboard(self, identity: Identity | None,
                           request: mmpb.ListLeaderboardRequest) -> mmpb.ListLeaderboardResponse:

@@ -17,6 +17,7 @@ from services.matchmaking.ratings import RatingKeeper
 from services.matchmaking.service import MATCHMAKING_SERVICE, MatchmakingServicer
 from services.matchmaking.store import MatchmakingStore, MemoryMatchmakingStore
 from services.matchmaking.tickets import Tickets
+from services.records.store import RecordsStore
 from sizzle.matchmaking.v1 import matchmaking_service_pb2_grpc
 
 log = logging.getLogger("sizzle.matchmaking")
@@ -42,12 +43,13 @@ class MatchmakingApp:
                                            MatchmakingServicer(self.tickets, signer), MATCHMAKING_SERVICE)]
         self.creator: GrpcMatchCreator | None = None
         self.keeper: RatingKeeper | None = None
+        self.records: RecordsStore | None = None  # the durable records (the ratings' home), when kept
         self.matchmaker: Matchmaker | None = None
         self._tickers: list[Ticker] = []
 
     async def start(self, match_target: str) -> None:
         self.creator = GrpcMatchCreator(self.config, match_target)
-        self.keeper = RatingKeeper(self.config, self.store, self.creator.stub)
+        self.keeper = RatingKeeper(self.config, self.store, self.creator.stub, records=self.records)
         self.matchmaker = Matchmaker(self.config, self.store, self.creator, self.keeper)
         self._tickers = [Ticker("matchmaker", self.matchmaker.cycle_pools, self.config.matchmaking_interval_ms / 1000),
                          Ticker("rating keeper", self.keeper.tick, KEEPER_TICK_SECONDS)]

@@ -231,16 +231,24 @@ class Engine(ABC):
             return "that action"
 
 
-def content_digest(engine_class: type[Engine]) -> str:
-    """12 hex digits of SHA-256 over the game's content (`content.txtpb` beside the engine's package,
-    parsed as the `Content` message of the game's proto package); "none" for a game without one."""
+def game_content(engine_class: type[Engine]) -> Message | None:
+    """The game's content: `content.txtpb` beside the engine's package, parsed as the `Content`
+    message of the game's proto package; None for a game without one."""
     package = Path(sys.modules[engine_class.__module__].__file__ or "").parent
     path = package / "content.txtpb"
     content_type = engine_class.State.DESCRIPTOR.file.message_types_by_name.get("Content")
     if not path.exists() or content_type is None:
-        return "none"
-    content = message_factory.GetMessageClass(content_type)()
+        return None
+    content: Message = message_factory.GetMessageClass(content_type)()
     text_format.Parse(path.read_text(encoding="utf-8"), content)
+    return content
+
+
+def content_digest(engine_class: type[Engine]) -> str:
+    """12 hex digits of SHA-256 over the game's content (`game_content`); "none" for a game without one."""
+    content = game_content(engine_class)
+    if content is None:
+        return "none"
     return hashlib.sha256(content.SerializeToString(deterministic=True)).hexdigest()[:12]
 
 

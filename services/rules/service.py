@@ -13,7 +13,7 @@ from google.protobuf.message import DecodeError
 
 from services.kit.errors import GameError
 from services.rules import registry
-from services.rules.engine import Engine
+from services.rules.engine import Engine, game_content
 from sizzle.common.v1 import common_pb2
 from sizzle.rules.v1 import rules_service_pb2 as pb
 from sizzle.rules.v1 import rules_service_pb2_grpc
@@ -79,7 +79,12 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
         return pb.ListGamesResponse(games=[game_spec(e) for e in registry.engines()])
 
     async def GetGame(self, request: pb.GetGameRequest, context: Any) -> pb.GetGameResponse:
-        return pb.GetGameResponse(game=game_spec(registry.get_engine(request.game_id)))
+        engine = registry.get_engine(request.game_id)
+        response = pb.GetGameResponse(game=game_spec(engine))
+        content = game_content(type(engine))
+        if content is not None:
+            response.content.Pack(content)
+        return response
 
     async def NewGame(self, request: pb.NewGameRequest, context: Any) -> pb.NewGameResponse:
         engine = registry.get_engine(request.game_id)

@@ -1,0 +1,198 @@
+"""Accounts: Register, Login and UpgradeGuest, as plain functions over the records store.
+
+- A username is also the name other players see, under the display-name rules of guests (1 to 32
+  printable characters, spaces at the ends dropped). It is unique regardless of case and of Unicode
+  compatibility forms: its key is NFKC, case-folded, NFKC again ("Ａｌｉｃｅ", "ALICE" and "alice" are
+  one name); the records store's unique index on the key settles two registrations racing.
+- Passwords are hashed with Argon2id (argon2-cffi's defaults, RFC 9106's second recommended
+  profile), in worker threads, at most two at a time: a hash takes tens of milliseconds of CPU.
+- Failed logins are limited per username and per address within a window (services/kit/quotas.py's
+  count_in_window, kept in the shared store across replicas): an attempt takes a slot before the
+  password is checked and a success gives it back, so only failures count. A username that has no
+  account costs the same hash as one that has (no timing tells which usernames exist).
+- An upgraded guest keeps its player id, so its ratings and match history stay its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from services.kit.config import Config
+from services.kit.errors import GameError
+from services.kit.quotas import Quotas, refused, subject_of, wall_ms
+from services.match.tokens import PLAYER, Identity, TokenSigner
+from services.records.store import CREATED, PLAYER_TAKEN, Account, RecordsStore
+from sizzle.common.v1 import common_pb2
+
+R = common_pb2.ErrorReason
+MAX_NAME_CHARS = 32
+MIN_PASSWORD_CHARS, MAX_PASSWORD_CHARS = 8, 128
+FAILED_LOGINS = "failed_logins"
+HASHING_AT_ONCE = 2
+
+
+def check_display_name(name: str, field: str = "display_name") -> str:
+    """A name other players see, stripped: 1 to 32 printable characters (guests and accounts alike)."""
+    name = name.strip()
+    if not 1 <= len(name) <= MAX_NAME_CHARS or not name.isprintable():
+        raise GameError(R.ERROR_REASON_INVALID_REQUEST, f"{field} must be 1 to {MAX_NAME_CHARS} printable characters",
+                        {"field": field})
+    return name
+
+
+def username_key(username: str) -> str:
+    """What makes a username unique: NFKC, case-folded, NFKC again (case folding can leave a form
+    that NFKC changes)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username.strip()).casefold())
+
+
+def check_password(password: str) -> str:
+    if not MIN_PASSWORD_CHARS <= len(password) <= MAX_PASSWORD_CHARS:
+        raise GameError(R.ERROR_REASON_INVALID_REQUEST,
+                        f"password must be {MIN_PASSWORD_CHARS} to {MAX_PASSWORD_CHARS} characters",
+                        {"field": "password"})
+    return password
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    player_id: str
+    token: str
+    expires_unix_ms: int
+    username: str
+
+
+class Accounts:
+    def __init__(self, config: Config, records: RecordsStore | None, signer: TokenSigner, quotas: Quotas,
+                 clock: Callable[[], int] = wall_ms) -> None:
+        self.config = config
+        self.records = records
+        self.signer = signer
+        self.quotas = quotas
+        self.clock = clock
+        self.hasher = PasswordHasher()
+        self._hashing: asyncio.Semaphore | None = None
+        self._unknown_hash = ""  # a hash that no password matches: what an unknown username costs
+
+    # ---------------------------------------------------------------- the calls
+    async def register(self, username: str, password: str, peer: str) -> SignedIn:
+        return await self._create("p_" + _new_hex(), username, password, peer)
+
+    async def upgrade(self, identity: Identity | None, username: str, password: str, peer: str) -> SignedIn:
+        if identity is None or identity.kind != PLAYER:
+            raise GameError(R.ERROR_REASON_INVALID_TOKEN, "UpgradeGuest needs the guest's player token")
+        return await self._create(identity.player_id, username, password, peer)
+
+    async def login(self, username: str, password: str, peer: str) -> SignedIn:
+        records = self._records()
+        key = username_key(username)
+        if not key or len(password) > MAX_PASSWORD_CHARS or len(username) > 4 * MAX_NAME_CHARS:
+            raise _invalid_credentials()
+        taken = await self._take_attempt(key, peer)
+        account = await records.account_by_key(key)
+        good = await self._verify(account.password_hash if account else await self._unknown(), password)
+        if account is None or not good:
+            raise _invalid_credentials()
+        for subject in taken:  # a success gives its slot back: only failures count
+            await self.quotas.store.uncount(subject, FAILED_LOGINS)
+        return self._signed_in(account.player_id, account.username)
+
+    # ---------------------------------------------------------------- helpers
+    def _records(self) -> RecordsStore:
+        if self.records is None:
+            raise GameError(R.ERROR_REASON_STORE_UNAVAILABLE,
+                            "this server keeps no accounts (it has no records database: SIZZLE_RECORDS_URL)")
+        return self.records
+
+    async def _create(self, player_id: str, username: str, password: str, peer: str) -> SignedIn:
+        name = check_display_name(username, "username")
+        check_password(password)
+        records = self._records()
+        key = username_key(name)
+        if await records.account_by_key(key) is not None:
+            raise _taken(name)
+        if await records.account_of(player_id) is not None:
+            raise _registered()
+        subject = subject_of(None, "", peer)
+        per_hour = self.config.quota_accounts_per_hour
+        await self.quotas.created(subject, "accounts", per_hour)
+        try:
+            hashed = await self._hash(password)
+            result = await records.create_account(Account(player_id, name, key, hashed, self.clock()))
+        except BaseException:
+            await self.quotas.uncreated(subject, "accounts", per_hour)
+            raise
+        if result != CREATED:
+            await self.quotas.uncreated(subject, "accounts", per_hour)
+            raise _registered() if result == PLAYER_TAKEN else _taken(name)
+        return self._signed_in(player_id, name)
+
+    def _signed_in(self, player_id: str, username: str) -> SignedIn:
+        token, expires = self.signer.signed_player(player_id, username)
+        return SignedIn(player_id, token, expires, username)
+
+    async def _take_attempt(self, key: str, peer: str) -> list[str]:
+        """Takes a failed-login slot of the username and of the address (refused when either is used
+        up); returns the subjects taken, to be given back on success."""
+        window_ms = self.config.failed_login_window_seconds * 1000
+        limits = [(f"login:{hashlib.sha256(key.encode()).hexdigest()[:24]}", self.config.quota_failed_logins),
+                  (subject_of(None, "", peer) or "", self.config.quota_failed_logins_per_address)]
+        taken: list[str] = []
+        for subject, limit in limits:
+            if limit <= 0 or not subject:
+                continue
+            wait = await self.quotas.store.count_in_window(subject, FAILED_LOGINS, limit, window_ms, self.clock())
+            if wait:
+                for earlier in taken:
+                    await self.quotas.store.uncount(earlier, FAILED_LOGINS)
+                raise refused(FAILED_LOGINS, "too many failed logins; try again later", wait)
+            taken.append(subject)
+        return taken
+
+    def _semaphore(self) -> asyncio.Semaphore:
+        if self._hashing is None:
+            self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        return self._hashing
+
+    async def _hash(self, password: str) -> str:
+        async with self._semaphore():
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, hashed: str, password: str) -> bool:
+        def verify() -> bool:
+            try:
+                return bool(self.hasher.verify(hashed, password))
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                return False
+
+        async with self._semaphore():
+            return await asyncio.to_thread(verify)
+
+    async def _unknown(self) -> str:
+        if not self._unknown_hash:
+            self._unknown_hash = await self._hash(_new_hex(16))
+        return self._unknown_hash
+
+
+def _new_hex(size: int = 8) -> str:
+    return secrets.token_hex(size)
+
+
+def _taken(name: str) -> GameError:
+    return GameError(R.ERROR_REASON_USERNAME_TAKEN, f"the username {name!r} is taken")
+
+
+def _registered() -> GameError:
+    return GameError(R.ERROR_REASON_ALREADY_REGISTERED, "this player already has an account: log in instead")
+
+
+def _invalid_credentials() -> GameError:
+    return GameError(R.ERROR_REASON_INVALID_CREDENTIALS, "no account has this username and password")

@@ -1,0 +1,1 @@
+"""Alembic's scripts of the records database (run through services/records/migrate.py)."""

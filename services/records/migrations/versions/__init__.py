@@ -1,0 +1,1 @@
+"""The records database's revisions, oldest first."""

@@ -1,0 +1,127 @@
+"""Accounts through the real API, on PostgreSQL and on SQLite: Register, Login and UpgradeGuest, a
+username unique regardless of case and Unicode compatibility forms, hostile inputs answered with
+their reasons, failed logins rate limited, and a guest that registers keeps its id and history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from services.kit.errors import error_info, retry_info
+from sizzle.auth.v1 import auth_service_pb2 as apb
+from tests.match.players import BOT, HUMAN, Player, auth, play_out
+from tests.records.databases import RecordsDatabase
+from tests.records.platforms import auth_stub, history, login, records_platform, register
+from tests.servers import ServerThread
+from tests.waiting import eventually
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture()
+def server(records_db: RecordsDatabase) -> Iterator[ServerThread]:
+    server = records_platform(records_db, quota_failed_logins=3, quota_failed_logins_per_address=8)
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def channel(server: ServerThread) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(server.target) as ch:
+        yield ch
+
+
+def refusal(call: object) -> tuple[grpc.StatusCode, str]:
+    try:
+        call()  # type: ignore[operator]
+    except grpc.RpcError as error:
+        info = error_info(error)
+        return error.code(), info.reason if info else ""
+    raise AssertionError("the call was not refused")
+
+
+def test_a_username_is_one_name_in_every_case_and_compatibility_form(channel: grpc.Channel) -> None:
+    made = register(channel, "  Alice ", PASSWORD)
+    assert made.player_id.startswith("p_") and made.username == "Alice" and made.token
+    # The token is a player token: it creates matches.
+    Player(channel, "Alice", made.token).create("a_la_carte_cards", [BOT, BOT])
+    for lookalike in ("alice", "ALICE", "Ａｌｉｃｅ", "ａＬＩＣＥ"):  # fullwidth forms are NFKC-equal
+        assert refusal(lambda n=lookalike: register(channel, n, PASSWORD)) == (
+            grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
+        again = login(channel, lookalike, PASSWORD)
+        assert again.player_id == made.player_id and again.username == "Alice"
+    assert register(channel, "Alicia", PASSWORD).player_id != made.player_id
+    ligature = register(channel, "ﬁsh", PASSWORD)  # the ligature's NFKC form is "fish"
+    assert refusal(lambda: register(channel, "FISH", PASSWORD)) == (grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
+    assert login(channel, "fish", PASSWORD).player_id == ligature.player_id
+
+
+def test_hostile_inputs_are_refused_with_their_reasons(channel: grpc.Channel) -> None:
+    invalid = (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST")
+    assert refusal(lambda: register(channel, "", PASSWORD)) == invalid
+    assert refusal(lambda: register(channel, "x" * 33, PASSWORD)) == invalid
+    assert refusal(lambda: register(channel, "tab\there", PASSWORD)) == invalid
+    assert refusal(lambda: register(channel, "bob", "short")) == invalid
+    assert refusal(lambda: register(channel, "bob", "p" * 129)) == invalid
+    register(channel, "bob", PASSWORD)
+    wrong = (grpc.StatusCode.UNAUTHENTICATED, "INVALID_CREDENTIALS")
+    assert refusal(lambda: login(channel, "bob", PASSWORD + "!")) == wrong
+    assert refusal(lambda: login(channel, "nobody", PASSWORD)) == wrong  # the same answer: no user enumeration
+    assert refusal(lambda: login(channel, "bob", "p" * 100_000)) == wrong
+    assert refusal(lambda: login(channel, "\x00" * 5000, PASSWORD)) == wrong
+    upgrade = apb.UpgradeGuestRequest(username="carol", password=PASSWORD)
+    assert refusal(lambda: auth_stub(channel).UpgradeGuest(upgrade, timeout=5)) == (
+        grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN")
+
+
+def test_failed_logins_are_limited_per_username_and_only_failures_count(channel: grpc.Channel) -> None:
+    register(channel, "dave", PASSWORD)
+    register(channel, "erin", PASSWORD)
+    wrong = (grpc.StatusCode.UNAUTHENTICATED, "INVALID_CREDENTIALS")
+    assert refusal(lambda: login(channel, "dave", "wrong password")) == wrong
+    assert refusal(lambda: login(channel, "DAVE", "wrong password")) == wrong  # the same username
+    for _ in range(3):  # successes give their slot back
+        login(channel, "dave", PASSWORD)
+    assert refusal(lambda: login(channel, "dave", "wrong password")) == wrong  # the third failure
+    try:
+        login(channel, "dave", PASSWORD)  # now even the right password waits out the window
+        raise AssertionError("a fourth attempt after three failures was let through")
+    except grpc.RpcError as error:
+        assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        info, retry = error_info(error), retry_info(error)
+        assert info is not None and info.reason == "QUOTA_EXCEEDED" and info.metadata["quota"] == "failed_logins"
+        assert retry is not None and 0 < retry.retry_delay.seconds <= 900
+    assert login(channel, "erin", PASSWORD).username == "erin"  # another username is not locked
+
+
+def test_failed_logins_are_limited_per_address(channel: grpc.Channel) -> None:
+    for index in range(8):  # 8 a window from one address, whatever the usernames
+        assert refusal(lambda i=index: login(channel, f"spray{i}", "password1")) == (
+            grpc.StatusCode.UNAUTHENTICATED, "INVALID_CREDENTIALS")
+    assert refusal(lambda: login(channel, "spray9", "password1")) == (
+        grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
+
+
+def test_a_guest_that_registers_keeps_its_id_and_history(channel: grpc.Channel) -> None:
+    made = auth_stub(channel).CreateGuest(apb.CreateGuestRequest(display_name="frank"), timeout=5)
+    guest = Player(channel, "frank", made.token)
+    mine = guest.create("a_la_carte_cards", [HUMAN, BOT], seed=12)
+    guest.join(mine.match_id)
+    finished = play_out([guest])
+    entries = eventually(lambda: history(channel, guest.token).entries, timeout=20)
+    assert [e.match.match_id for e in entries] == [mine.match_id] and entries[0].match.outcome == finished.outcome
+    upgraded = auth_stub(channel).UpgradeGuest(apb.UpgradeGuestRequest(username="Frank", password=PASSWORD),
+                                               metadata=auth(guest.token), timeout=10)
+    assert (upgraded.player_id, upgraded.username) == (made.player_id, "Frank")
+    assert refusal(lambda: auth_stub(channel).UpgradeGuest(
+        apb.UpgradeGuestRequest(username="Frank2", password=PASSWORD), metadata=auth(guest.token), timeout=5)) == (
+        grpc.StatusCode.FAILED_PRECONDITION, "ALREADY_REGISTERED")
+    assert refusal(lambda: auth_stub(channel).UpgradeGuest(
+        apb.UpgradeGuestRequest(username="frank", password=PASSWORD), metadata=auth(guest.seat_token),
+        timeout=5)) == (grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN")
+    back = login(channel, "FRANK", PASSWORD)
+    assert back.player_id == made.player_id
+    assert [e.match.match_id for e in history(channel, back.token).entries] == [mine.match_id]
+    assert [e.match.match_id for e in history(channel, player_id=made.player_id).entries] == [mine.match_id]

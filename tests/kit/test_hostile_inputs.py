@@ -6,7 +6,8 @@ each request field by field from its descriptor, mixing arbitrary values with th
 broke servers before (enum numbers out of range, 1e300, 5,000-digit page tokens, 20 KB ids) and with
 ids and tokens that exist (a real match, a seat token of someone else's match). For every call:
 - the status is OK or a coded error: never UNKNOWN or INTERNAL, always with an ErrorInfo;
-- an error changes nothing in the store (every key's bytes are the same before and after).
+- an error changes nothing in the store (every key's bytes are the same before and after) nor in
+  the accounts of the records database (SQLite here).
 
 The server runs on a real Redis with its background loops stopped and bots that never play, so that
 nothing but the calls changes the store.
@@ -14,9 +15,11 @@ nothing but the calls changes the store.
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -32,6 +35,7 @@ from services.app import Deps, create_server
 from services.kit.config import Config
 from services.kit.errors import error_info
 from services.match.redis_store import RedisStore
+from services.records.sql_store import build_records
 from sizzle.auth.v1 import auth_service_pb2
 from sizzle.match.v1 import match_service_pb2
 from sizzle.matchmaking.v1 import matchmaking_service_pb2
@@ -69,20 +73,26 @@ class World:
     tokens: list[str]
     type_urls: list[str]
     templates: dict[str, list[dict[str, Any]]]  # valid requests per method name, to mutate a field at a time
+    records: Path  # the records database's SQLite file
 
 
 @pytest.fixture(scope="module")
-def world(redis_url: str) -> Iterator[World]:
+def world(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     prefix = f"sizzle-test-{uuid.uuid4().hex[:12]}"
+    records = tmp_path_factory.mktemp("hostile") / "records.sqlite3"
     config = Config(addr="127.0.0.1:0", token_key=KEY, redis_url=redis_url, redis_prefix=prefix,
-                    matchmaking_interval_ms=10**9, max_message_bytes=256 * 1024)
+                    matchmaking_interval_ms=10**9, max_message_bytes=256 * 1024,
+                    records_url=f"sqlite+aiosqlite:///{records}")
     server = ServerThread(lambda: create_server(config, Deps(store=RedisStore(redis_url, prefix, 3600),
-                                                             bots=IdleBots())))
+                                                             bots=IdleBots(), records=build_records(config))))
     server.call(server.running.deadlines.stop())
     channel = grpc.insecure_channel(server.target)
     # What a client learns from reflection alone.
     pool = descriptor_pool.DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
     alice, bob, carol = (Player.guest(channel, name) for name in ("alice", "bob", "carol"))
+    from sizzle.auth.v1 import auth_service_pb2_grpc
+    account = auth_service_pb2_grpc.AuthServiceStub(channel).Register(
+        auth_service_pb2.RegisterRequest(username="dave", password="dave's long password"), timeout=10)
     running = alice.create("grill_party", [HUMAN, HUMAN])
     alice.join(running.match_id)
     bob.join(running.match_id)
@@ -96,7 +106,7 @@ def world(redis_url: str) -> Iterator[World]:
     from sizzle.rules.v1 import rules_service_pb2_grpc
     games = rules_service_pb2_grpc.RulesServiceStub(channel).ListGames(rules_service_pb2.ListGamesRequest(), timeout=5)
     option_names = sorted({o.name for g in games.games for o in g.options})
-    ids = [*option_names, running.match_id, waiting.match_id, open_match.match_id, created.ticket_id,
+    ids = [*option_names, account.player_id, "dave", running.match_id, waiting.match_id, open_match.match_id, created.ticket_id,
            alice.seat_token[:8],
            alice.token.split(".")[1][:20], "grill_party", "hibachi", "a_la_carte", "license_to_grill",
            "a_la_carte_cards"]
@@ -127,7 +137,11 @@ def world(redis_url: str) -> Iterator[World]:
         "GetTicket": [{"ticket_id": created.ticket_id}],
         "WatchTicket": [{"ticket_id": created.ticket_id}],
         "CancelTicket": [{"ticket_id": created.ticket_id}],
-        "GetRating": [{"game_id": "hibachi", "player_id": "bot-easy"}, {"game_id": "hibachi"}],
+        "GetRating": [{"game_id": "hibachi", "player_id": "bot-easy"}, {"game_id": "hibachi", "history_size": 5}],
+        "Register": [{"username": "mallory", "password": "mallory's long password"}],
+        "Login": [{"username": "dave", "password": "dave's long password"}],
+        "UpgradeGuest": [{"username": "trent", "password": "trent's long password"}],
+        "ListMatchHistory": [{"player_id": account.player_id, "page_size": 5}, {"game_id": "hibachi"}],
         "ListLeaderboard": [{"game_id": "hibachi", "page_size": 5, "around_me": True}],
         "ListGames": [{}],
         "GetGame": [{"game_id": "hibachi"}],
@@ -137,7 +151,8 @@ def world(redis_url: str) -> Iterator[World]:
         "GetView": [{"state": game_state, "seat": 1}],
     }
     yield World(server, channel, pool, redis.Redis.from_url(redis_url), prefix, ids, option_names,
-                [alice.token, alice.seat_token, bob.seat_token, carol.seat_token, "x.y.z", ""], type_urls, templates)
+                [alice.token, alice.seat_token, bob.seat_token, carol.seat_token, account.token, "x.y.z", ""], type_urls,
+                templates, records)
     channel.close()
     server.stop()
     keys = list(redis.Redis.from_url(redis_url).scan_iter(match=f"{prefix}:*", count=1000))
@@ -280,7 +295,10 @@ def snapshot(world: World) -> dict[bytes, bytes | None]:
     # frees its slot while this case runs); what an error must not change is everything else.
     keys = sorted(k for k in world.redis.scan_iter(match=f"{world.prefix}:*", count=1000)
                   if not k.endswith(b":lease") and b":quota:" not in k)
-    return dict(zip(keys, [world.redis.dump(k) for k in keys], strict=True))
+    store: dict[bytes, bytes | None] = dict(zip(keys, [world.redis.dump(k) for k in keys], strict=True))
+    with sqlite3.connect(world.records) as db:  # the accounts: Register, Login and UpgradeGuest write there
+        store[b"records:accounts"] = repr(db.execute("SELECT * FROM accounts ORDER BY 1").fetchall()).encode()
+    return store
 
 
 def requests(world: World, rpc: str, descriptor: Any) -> st.SearchStrategy[dict[str, Any]]:

@@ -10,7 +10,7 @@ import random
 import sys
 from collections.abc import Sequence
 
-from services.kit.config import Config
+from services.kit.config import Config, ConfigError
 
 EXIT_SECONDS = 10.0  # how long the interpreter's exit may take after `serve` has stopped everything
 
@@ -212,7 +212,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except ConfigError as error:  # a mistyped SIZZLE_* name or a bad value: one line, no traceback
+        print(f"sizzle {args.command}: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ async def serve(config: Config, services: tuple[str, ...] | None = None) -> None
     store = "Redis at " + config.redis_url if config.redis_url else "the embedded in-process store"
     bots = "Celery via " + config.broker_url if config.broker_url else "in-process bots"
     print(f"  matches live in {store}; bot seats are played by {bots}", flush=True)
+    print(f"  Prometheus metrics on http://{config.metrics_addr}:{config.metrics_port}/metrics" if config.metrics_port
+          else "  no metrics endpoint (set SIZZLE_METRICS_PORT)", flush=True)
     from services.records.database import describe, records_url
 
     records = records_url(config)

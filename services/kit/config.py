@@ -1,13 +1,31 @@
-"""Configuration, read once at start from the environment into a frozen object and passed down."""
+"""Configuration, read once at start from the environment into a frozen object and passed down.
+
+`Config.from_env()` parses every `SIZZLE_<FIELD>` variable with pydantic-settings (the field's type:
+`SIZZLE_REDIS_CLUSTER=true` is a bool, `SIZZLE_GRACE_SECONDS=abc` an error) and refuses a
+`SIZZLE_*` variable that names no setting (a typo would otherwise be ignored in silence), each with
+one line naming the variable: `ConfigError`, which the entry points print before exiting with 2.
+Variables of the project's tools (`SIZZLE_TEST_*`, `SIZZLE_BENCH_*`, ...) are not settings and may
+share the environment.
+"""
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from functools import cache
+from typing import Any
 
 DEV_TOKEN_KEY = "sizzle-dev-key-not-for-production"
 MIN_TOKEN_KEY_CHARS = 32
+PREFIX = "SIZZLE_"
+# Variables of the tools around the servers (tests, benchmarks, load, deploy checks), not settings.
+TOOL_PREFIXES = ("SIZZLE_TEST_", "SIZZLE_BENCH_", "SIZZLE_LOADTEST_", "SIZZLE_LOAD_", "SIZZLE_DEPLOY_")
+
+
+class ConfigError(ValueError):
+    """A SIZZLE_* variable that is no setting, or whose value does not parse; its text is one line."""
 
 
 @dataclass(frozen=True)
@@ -65,8 +83,8 @@ class Config:
     match_addr: str = ""
     # Longest a ticket may wait before it expires, seconds.
     ticket_ttl_seconds: int = 600
-    # 1 when SIZZLE_REDIS_URL names a node of a Redis Cluster.
-    redis_cluster: int = 0
+    # True when SIZZLE_REDIS_URL names a node of a Redis Cluster (true/false, 1/0, yes/no).
+    redis_cluster: bool = False
     # Seconds a bot turn may take before it is dispatched again (a worker may have died).
     bot_turn_timeout_seconds: float = 10.0
     # Longest wait of a ticket that names none (CreateTicket max_wait_seconds = 0), seconds.
@@ -145,15 +163,23 @@ class Config:
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Config:
+        """The settings of the environment; ConfigError on an unknown SIZZLE_* name or a bad value."""
+        from pydantic import ValidationError
+
         env = os.environ if env is None else env
-        base = Config()
-        values: dict[str, object] = {}
-        for name, field_type in Config.__annotations__.items():
-            key = f"SIZZLE_{name.upper()}"
-            if key in env:
-                raw = env[key]
-                values[name] = int(raw) if field_type == "int" else float(raw) if field_type == "float" else raw
-        return replace(base, **values)  # type: ignore[arg-type]
+        known = {f"{PREFIX}{f.name.upper()}" for f in fields(Config)}
+        for key in sorted(env):
+            if key.startswith(PREFIX) and key not in known and not key.startswith(TOOL_PREFIXES):
+                near = difflib.get_close_matches(key, sorted(known), n=1)
+                hint = f" (did you mean {near[0]}?)" if near else ""
+                raise ConfigError(f"{key} is not a setting{hint}; the settings are listed in services/kit/config.py")
+        try:
+            values = _parse(env)
+        except ValidationError as error:
+            first = error.errors()[0]
+            name = f"{PREFIX}{str(first['loc'][0]).upper()}"
+            raise ConfigError(f"{name}={str(first.get('input'))[:40]!r}: {first['msg']}") from None
+        return replace(Config(), **values)
 
     def with_overrides(self, **changes: object) -> Config:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -184,3 +210,38 @@ class Config:
     @property
     def match_target(self) -> str:
         return self.match_addr or self.addr
+
+
+
+@cache
+def _settings_class() -> Any:
+    """A pydantic-settings model of Config's fields (same names, types and defaults) whose only
+    source is the environment mapping handed to from_env (os.environ, or a test's dict)."""
+    from pydantic import create_model
+    from pydantic_settings import BaseSettings, SettingsConfigDict
+
+    class FromMapping(BaseSettings):
+        model_config = SettingsConfigDict(env_prefix=PREFIX, case_sensitive=False, extra="ignore")
+
+        @classmethod
+        def settings_customise_sources(cls, settings_cls: Any, init_settings: Any,  # type: ignore[override]
+                                       **others: Any) -> tuple[Any, ...]:
+            return (init_settings,)  # only what from_env passes: never os.environ behind its back
+
+    types = {"str": str, "int": int, "float": float, "bool": bool}
+    definitions: dict[str, Any] = {f.name: (types[str(f.type)], f.default) for f in fields(Config)}
+    return create_model("Settings", __base__=FromMapping, **definitions)
+
+
+def _parse(env: Mapping[str, str]) -> dict[str, Any]:
+    """The settings the mapping sets, parsed and checked (pydantic.ValidationError when one is bad)."""
+    from pydantic_settings import EnvSettingsSource
+
+    settings = _settings_class()
+
+    class MappingSource(EnvSettingsSource):
+        def _load_env_vars(self) -> Mapping[str, str | None]:
+            return {k.lower(): v for k, v in env.items() if k.startswith(PREFIX)}
+
+    raw = MappingSource(settings, case_sensitive=False, env_prefix=PREFIX)()
+    return dict(settings(**raw).model_dump(include=set(raw)))

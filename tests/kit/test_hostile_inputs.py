@@ -106,8 +106,8 @@ def world(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     from sizzle.rules.v1 import rules_service_pb2_grpc
     games = rules_service_pb2_grpc.RulesServiceStub(channel).ListGames(rules_service_pb2.ListGamesRequest(), timeout=5)
     option_names = sorted({o.name for g in games.games for o in g.options})
-    ids = [*option_names, account.player_id, "dave", running.match_id, waiting.match_id, open_match.match_id, created.ticket_id,
-           alice.seat_token[:8],
+    ids = [*option_names, account.player_id, "dave", running.match_id, waiting.match_id, open_match.match_id,
+           created.ticket_id, alice.seat_token[:8],
            alice.token.split(".")[1][:20], "grill_party", "hibachi", "a_la_carte", "license_to_grill",
            "a_la_carte_cards"]
     type_urls = [f"type.googleapis.com/sizzle.games.{g}.v1.{m}" for g in
@@ -151,8 +151,8 @@ def world(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         "GetView": [{"state": game_state, "seat": 1}],
     }
     yield World(server, channel, pool, redis.Redis.from_url(redis_url), prefix, ids, option_names,
-                [alice.token, alice.seat_token, bob.seat_token, carol.seat_token, account.token, "x.y.z", ""], type_urls,
-                templates, records)
+                [alice.token, alice.seat_token, bob.seat_token, carol.seat_token, account.token, "x.y.z", ""],
+                type_urls, templates, records)
     channel.close()
     server.stop()
     keys = list(redis.Redis.from_url(redis_url).scan_iter(match=f"{prefix}:*", count=1000))

@@ -280,10 +280,8 @@ def start_everything(sandbox: Sandbox, rendered: list[dict[str, Any]], redis_url
                 env["SIZZLE_MATCH_ADDR"] = f"127.0.0.1:{addresses['match']}"
             mounts = mounted_dirs(sandbox, name, container)
             for item in container.get("env", []):
-                if "value" in item and item["name"] not in ("SIZZLE_MATCH_ADDR", "SIZZLE_MATCHMAKING_ADDR"):
+                if "value" in item and item["name"] != "SIZZLE_MATCH_ADDR":
                     env[item["name"]] = on_volume(item["value"], mounts)
-            if "matchmaking" in addresses:
-                env["SIZZLE_MATCHMAKING_ADDR"] = f"127.0.0.1:{addresses['matchmaking']}"
             check: Any
             if args[:2] == ["sizzle", "serve"]:
                 service = args[args.index("--services") + 1] if "--services" in args else "all"

@@ -3,6 +3,7 @@ the RPC metrics (count by service, method and code; latency histogram) for every
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -99,6 +100,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                     admit: Admission | None) -> Callable[..., Any]:
         async def wrapper(request: Any, context: grpc.aio.ServicerContext) -> Any:
             start = time.perf_counter()
+            metrics.RPC_STARTED.labels("unary", service, method).inc()
             code = "OK"
             try:
                 bad = _garbage(request)
@@ -107,6 +109,9 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 if admit is not None:
                     await admit(service, context)
                 return await behavior(request, context)
+            except (asyncio.CancelledError, GeneratorExit):  # the client went away (or its deadline passed)
+                code = "CANCELLED"
+                raise
             except GameError as error:
                 code = error.code.name
                 await _abort(context, error)
@@ -117,7 +122,7 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 log.exception("%s/%s failed", service, method)
                 await _abort(context, UNFORESEEN)
             finally:
-                metrics.record_rpc(service, method, code, time.perf_counter() - start)
+                metrics.record_rpc("unary", service, method, code, time.perf_counter() - start)
 
         return wrapper
 
@@ -126,6 +131,10 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                      admit: Admission | None) -> Callable[..., Any]:
         async def wrapper(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             start = time.perf_counter()
+            metrics.RPC_STARTED.labels("server_stream", service, method).inc()
+            sent = metrics.RPC_MESSAGES_SENT.labels("server_stream", service, method)
+            open_streams = metrics.OPEN_STREAMS.labels(service, method)
+            open_streams.inc()
             code = "OK"
             try:
                 bad = _garbage(request)
@@ -134,7 +143,11 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 if admit is not None:
                     await admit(service, context)
                 async for response in behavior(request, context):
+                    sent.inc()
                     yield response
+            except (asyncio.CancelledError, GeneratorExit):  # the client went away (or its deadline passed)
+                code = "CANCELLED"
+                raise
             except GameError as error:
                 code = error.code.name
                 await _abort(context, error)
@@ -145,16 +158,13 @@ class ServiceInterceptor(grpc.aio.ServerInterceptor):
                 log.exception("%s/%s failed", service, method)
                 await _abort(context, UNFORESEEN)
             finally:
-                metrics.record_rpc(service, method, code, time.perf_counter() - start)
+                open_streams.dec()
+                metrics.record_rpc("server_stream", service, method, code, time.perf_counter() - start)
 
         return wrapper
 
 
 def _code_of(context: grpc.aio.ServicerContext, error: BaseException) -> str:
-    import asyncio
-
-    if isinstance(error, asyncio.CancelledError):
-        return "CANCELLED"
     code = context.code()
     if isinstance(code, grpc.StatusCode):
         return code.name

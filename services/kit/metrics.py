@@ -1,4 +1,7 @@
-"""Every Prometheus metric of Sizzle, in one place, named sizzle_* with units in the names.
+"""Every Prometheus metric of Sizzle, in one place, named sizzle_* with units in the names, except the
+RPC families, which keep the names and labels every gRPC dashboard knows (go-grpc-prometheus's and
+py-grpc-prometheus's `grpc_server_*`: grpc_type, grpc_service, grpc_method, grpc_code). No maintained
+interceptor library serves grpc.aio servers with them, so services/kit/interceptor.py records them.
 
 docs/operations.md lists each one and what it tells. Services serve them on their own HTTP port
 (SIZZLE_METRICS_PORT); Celery workers with several processes use the client's multiprocess mode.
@@ -10,13 +13,16 @@ from prometheus_client import Counter, Gauge, Histogram, start_http_server
 
 _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
-RPC_REQUESTS = Counter(
-    "sizzle_rpc_requests_total", "RPCs handled, by service, method and status code", ["service", "method", "code"]
-)
-RPC_DURATION = Histogram(
-    "sizzle_rpc_duration_seconds", "RPC handling time (streams: their whole life)", ["service", "method"],
-    buckets=_LATENCY_BUCKETS,
-)
+_RPC = ["grpc_type", "grpc_service", "grpc_method"]
+RPC_STARTED = Counter("grpc_server_started_total", "RPCs started on the server", _RPC)
+RPC_HANDLED = Counter("grpc_server_handled_total", "RPCs completed on the server, by status code (OK or not)",
+                      [*_RPC, "grpc_code"])
+RPC_HANDLING = Histogram("grpc_server_handling_seconds",
+                         "RPC handling time, seconds (server streams: their whole life)", _RPC,
+                         buckets=_LATENCY_BUCKETS)
+RPC_MESSAGES_SENT = Counter("grpc_server_msg_sent_total", "Messages the server sent on streams", _RPC)
+OPEN_STREAMS = Gauge("sizzle_grpc_open_streams", "Server streams open now (WatchMatch, WatchTicket)",
+                     ["grpc_service", "grpc_method"], multiprocess_mode="livesum")
 LIVE_MATCHES = Gauge("sizzle_live_matches", "Matches running in this process's view of the store", ["game"],
                      multiprocess_mode="livesum")
 ACTIONS_APPLIED = Counter("sizzle_actions_applied_total", "Actions applied, by game and actor (human or bot)",
@@ -51,9 +57,10 @@ QUOTA_REFUSALS = Counter("sizzle_quota_refusals_total", "Requests refused by a q
                          ["quota"])
 
 
-def record_rpc(service: str, method: str, code: str, seconds: float) -> None:
-    RPC_REQUESTS.labels(service, method, code).inc()
-    RPC_DURATION.labels(service, method).observe(seconds)
+def record_rpc(kind: str, service: str, method: str, code: str, seconds: float) -> None:
+    """One RPC done: kind is grpc_type ("unary" or "server_stream"), code the status name."""
+    RPC_HANDLED.labels(kind, service, method, code).inc()
+    RPC_HANDLING.labels(kind, service, method).observe(seconds)
 
 
 def serve_metrics(port: int, addr: str = "127.0.0.1") -> None:

@@ -67,15 +67,15 @@ def test_prometheus_scrapes_the_stack() -> None:
         result: list[dict] = []  # type: ignore[type-arg]
         while time.monotonic() < deadline:
             try:
-                result = query(prom_port, 'sizzle_rpc_requests_total{method="ListGames",code="OK"}')
+                result = query(prom_port, 'grpc_server_handled_total{grpc_method="ListGames",grpc_code="OK"}')
             except OSError:
                 result = []
             if result:
                 break
             time.sleep(1)
-        assert result, "Prometheus never scraped sizzle_rpc_requests_total"
+        assert result, "Prometheus never scraped grpc_server_handled_total"
         assert float(result[0]["value"][1]) >= 5
-        assert result[0]["metric"]["service"] == "sizzle.rules.v1.RulesService"
+        assert result[0]["metric"]["grpc_service"] == "sizzle.rules.v1.RulesService"
         assert query(prom_port, 'up{job="sizzle"}')[0]["value"][1] == "1"
     finally:
         for proc in (prometheus, sizzle):

@@ -157,8 +157,9 @@ def test_game_content_is_public_for_drawing_boards(site: ServerThread) -> None:
 
 def test_calls_are_counted_in_the_rpc_metrics(site: ServerThread) -> None:
     def count() -> float:
-        return REGISTRY.get_sample_value("sizzle_rpc_requests_total", {
-            "service": "sizzle.rules.v1.RulesService", "method": "ListGames", "code": "OK"}) or 0.0
+        return REGISTRY.get_sample_value("grpc_server_handled_total", {
+            "grpc_type": "unary", "grpc_service": "sizzle.rules.v1.RulesService", "grpc_method": "ListGames",
+            "grpc_code": "OK"}) or 0.0
 
     before = count()
     post_json(f"{site.running.url}/sizzle.rules.v1.RulesService/ListGames", {})

@@ -53,19 +53,19 @@ test: $(GEN) $(WEB_BUILD) ## run the whole test suite (starts Redis and PostgreS
 	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
 
 lint: $(GEN) ## ruff, mypy, buf lint and buf breaking against the last release (protos/releases/)
-	$(BIN)/ruff check services workers clients tests scripts
-	$(BIN)/mypy services workers clients
+	$(BIN)/ruff check apps services workers clients tests scripts deploy
+	$(BIN)/mypy apps services workers clients
 	scripts/buf.sh lint
 	scripts/buf_breaking.sh
 
 bench: $(GEN) ## benchmarks, reported as ratios against baselines measured in the same run
 	@scripts/ensure_redis.sh
 	@scripts/ensure_postgres.sh
-	$(BIN)/python -m services.bench $(if $(GAME),--game $(GAME),)
+	$(BIN)/python -m apps.bench $(if $(GAME),--game $(GAME),)
 
 loadtest: $(GEN) ## local topology on loopback under simulated players (PLAYERS=40 SECONDS=60); stops by itself
 	@scripts/ensure_redis.sh
-	$(BIN)/python -m services.loadtest --players $(PLAYERS) --seconds $(SECONDS)
+	$(BIN)/python -m apps.loadtest --players $(PLAYERS) --seconds $(SECONDS)
 
 $(VENV)/.train-installed: $(DEPS)
 	$(BIN)/python -m pip install -q torch==2.13.0

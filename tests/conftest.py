@@ -12,7 +12,7 @@ import grpc
 import pytest
 import redis
 
-from services.app import Deps, create_server
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from tests.servers import ServerThread
 from workers.bots.interface import RandomBot

@@ -4,8 +4,11 @@ screens stay thin and these are testable without a terminal."""
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from google.protobuf import any_pb2
@@ -15,19 +18,32 @@ from clients.tui.seats import seat_label, seat_name, seat_style, swatch
 from sizzle.common.v1 import common_pb2
 from sizzle.match.v1 import match_service_pb2 as mpb
 
-# How a seat stands during the game, per game: (label, value of the seat's entry in view.players).
-# The final score comes with the outcome; these are what the view shows on the way there.
+# How a seat stands during the game: (label, value of the seat's entry in view.players). Each game
+# gives its own columns in its folder (services/rules/games/<game>/standings.py, STANDING_COLUMNS);
+# a game without them gets those of these fields its players have. The final score comes with the
+# outcome; these are what the view shows on the way there.
 Standing = Callable[[Any], str]
-STANDINGS: dict[str, list[tuple[str, Standing]]] = {
-    "grill_party": [("cards", lambda p: str(p.hand_size + p.deck_size)),
-                    ("score pile", lambda p: str(p.score_pile_size))],
-    "license_to_grill": [("score", lambda p: str(p.score)), ("served", lambda p: str(len(p.served)))],
-    "a_la_carte": [("points", lambda p: str(p.points)), ("stars", lambda p: str(p.stars))],
-    "a_la_carte_cards": [("score", lambda p: str(p.score)), ("cards", lambda p: str(p.hand_size))],
-    "hibachi": [("yen", lambda p: str(p.money)), ("cooked", lambda p: str(len(p.cooked))),
-                ("cards", lambda p: str(p.hand_size))],
-}
 GENERIC_FIELDS = ("score", "points", "money", "stars")
+
+
+@cache
+def game_standing_columns(game_id: str) -> list[tuple[str, Standing]] | None:
+    """The columns the game gives in the `standings` module beside its engine, or None when this
+    client does not know the game or the game gives none."""
+    try:
+        from services.rules import registry
+
+        engine = registry.get_engine(game_id)
+    except Exception:
+        return None
+    module_name = f"{sys.modules[type(engine).__module__].__package__}.standings"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise  # the module exists but one of its own imports is missing: a real bug
+        return None
+    return list(module.STANDING_COLUMNS)
 
 
 def unpack_view(game_id: str, view: any_pb2.Any) -> Any | None:
@@ -57,10 +73,10 @@ def standings(game_id: str, view: Any | None) -> tuple[list[str], dict[int, list
     players = list(getattr(view, "players", []) or []) if view is not None else []
     if not players:
         return [], {}
-    columns = STANDINGS.get(game_id)
+    columns = game_standing_columns(game_id)
     if columns is None:
-        fields = [f for f in GENERIC_FIELDS if f in players[0].DESCRIPTOR.fields_by_name]
-        columns = [(f, _field_reader(f)) for f in fields]
+        fields = [name for name in GENERIC_FIELDS if name in players[0].DESCRIPTOR.fields_by_name]
+        columns = [(name, _field_reader(name)) for name in fields]
     values: dict[int, list[str]] = {}
     for seat, player in enumerate(players):
         row = []

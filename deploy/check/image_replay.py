@@ -276,11 +276,14 @@ def start_everything(sandbox: Sandbox, rendered: list[dict[str, Any]], redis_url
                    "SIZZLE_METRICS_ADDR": "127.0.0.1", "SIZZLE_REDIS_URL": redis_url, "SIZZLE_REDIS_PREFIX": prefix,
                    "SIZZLE_BROKER_URL": broker, "SIZZLE_BOT_QUEUE": prefix, "SIZZLE_GRACE_SECONDS": "1",
                    "SIZZLE_TOKEN_KEY": "sizzle-image-replay-key-0123456789abcdef"}
-            if "match" in addresses:
-                env["SIZZLE_MATCH_ADDR"] = f"127.0.0.1:{addresses['match']}"
+            # The cluster's addresses of the services, replaced by the local ones.
+            local_addresses = {"SIZZLE_MATCH_ADDR": "match", "SIZZLE_LOAD_MATCHMAKING_ADDR": "matchmaking"}
+            for variable, service in local_addresses.items():
+                if service in addresses:
+                    env[variable] = f"127.0.0.1:{addresses[service]}"
             mounts = mounted_dirs(sandbox, name, container)
             for item in container.get("env", []):
-                if "value" in item and item["name"] != "SIZZLE_MATCH_ADDR":
+                if "value" in item and item["name"] not in local_addresses:
                     env[item["name"]] = on_volume(item["value"], mounts)
             check: Any
             if args[:2] == ["sizzle", "serve"]:

@@ -1,97 +1,120 @@
-"""Locust load test for a deployed Sizzle (the `load` extra): the same scenario as `make loadtest`.
+"""Locust's driver of the load tests' one scenario (apps/loadtest/scenario.py) for a deployed
+Sizzle (the `load` extra); `make loadtest` drives the same scenario against a local topology.
 
-Simulated players create a guest, create or join a match with bots in some seats, and play it turn
-by turn with thinking time. Every gRPC call is reported to Locust with its latency and status code.
+Each locust user is one simulated player: it creates a guest and, game after game, queues through
+matchmaking or creates or joins a match by hand, plays it through WatchMatch and SubmitAction with
+thinking time, drops and resumes its stream now and then, and leaves when the run ends. Every call is
+reported to Locust with its latency and status code (a stream: the wait for its first message).
 
   locust -f deploy/load/locustfile.py --headless -u 200 -r 20 -t 10m --host dns:///sizzle-match-headless:50051
 
-The host (or $SIZZLE_MATCH_ADDR) is the match service; `dns:///` with round robin spreads the calls
-over every replica behind a headless Service. deploy/k8s/jobs/loadtest runs this as a Job. With
-SIZZLE_TLS_CA (and SIZZLE_TLS_CLIENT_CERT/KEY for mTLS) the calls go over TLS, as every client's do.
+The host (or $SIZZLE_MATCH_ADDR; default 127.0.0.1:50051) is the match service, which serves
+AuthService too; $SIZZLE_LOAD_MATCHMAKING_ADDR is the matchmaking service (default: the same address,
+as `sizzle serve` with every service). `dns:///` with round robin spreads the calls over every
+replica behind a headless Service; deploy/k8s/jobs/loadtest runs this as a Job. $SIZZLE_LOAD_GAMES
+(comma-separated ids; default every registered game) and $SIZZLE_LOAD_QUEUE_SHARE (the share of games
+found through matchmaking) change the mix. With SIZZLE_TLS_CA (and SIZZLE_TLS_CLIENT_CERT/KEY for
+mTLS) the calls go over TLS, as every client's do. The run stops by itself after --run-time; the exit
+code is 1 when nothing was called or more than MOST_FAILURES of the calls failed.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
-import random
 import time
-import uuid
 from typing import Any
 
 import grpc
 import grpc.experimental.gevent as grpc_gevent
-from locust import User, between, events, task
+from locust import User, constant, events, task
+from locust.env import Environment
+from locust.exception import StopUser
 
+from apps.loadtest.scenario import Habits, SimulatedPlayer, Stats, describe_error
 from services.kit.config import Config
 from services.kit.tls import client_tls, open_channel
-from sizzle.auth.v1 import auth_service_pb2 as apb
-from sizzle.auth.v1 import auth_service_pb2_grpc
-from sizzle.match.v1 import match_service_pb2 as mpb
-from sizzle.match.v1 import match_service_pb2_grpc
+from services.rules import registry
 
 grpc_gevent.init_gevent()
 
-GAMES = os.environ.get("SIZZLE_LOAD_GAMES", "grill_party,a_la_carte_cards,hibachi,a_la_carte").split(",")
+GAMES = [game_id for game_id in os.environ.get("SIZZLE_LOAD_GAMES", "").split(",") if game_id] or registry.game_ids()
+HABITS = Habits(queue_share=float(os.environ.get("SIZZLE_LOAD_QUEUE_SHARE", Habits.queue_share)))
 TLS = client_tls(Config.from_env())  # read once; None: plaintext
-PLAYERS = {"grill_party": (2, 5), "a_la_carte_cards": (2, 6), "hibachi": (2, 4), "a_la_carte": (2, 4),
-           "license_to_grill": (3, 5)}
+ROUND_ROBIN = [("grpc.lb_policy_name", "round_robin")]
+# The scenario plays through races a busy server has (a stale version when a bot moved first, a waiting
+# match another player filled first); more failures than this share of the calls fail the run.
+MOST_FAILURES = 0.05
+PLAYER_NUMBERS = itertools.count()
+run_ends_at = math.inf  # set when the run starts and has a --run-time
 
 
-class ReportingInterceptor(grpc.UnaryUnaryClientInterceptor):
-    """Reports every unary call to Locust: name, latency, failure with its status code."""
+class CallFailed(Exception):
+    """A failed call as Locust lists it: its status code and error reason."""
 
-    def intercept_unary_unary(self, continuation: Any, client_call_details: Any, request: Any) -> Any:
-        start = time.perf_counter()
-        response = continuation(client_call_details, request)
-        exception = response.exception()
-        name = client_call_details.method.rsplit("/", 1)[-1]
-        events.request.fire(request_type="grpc", name=name, response_time=(time.perf_counter() - start) * 1000,
-                            response_length=0, exception=exception, context={})
-        return response
+
+class LocustStats(Stats):
+    """Hands every call to Locust's statistics as it happens; keeps no log of the actions (a cluster
+    run checks none after it)."""
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__()
+        self.environment = environment
+
+    def record_call(self, name: str, seconds: float, error: grpc.RpcError | None) -> None:
+        self.environment.events.request.fire(
+            request_type="grpc", name=name, response_time=seconds * 1000, response_length=0,
+            exception=None if error is None else CallFailed(describe_error(error)), context={})
+
+    def acknowledged(self, match_id: str, version: int, seat: int, action_id: int) -> None:
+        pass
+
+
+@events.test_start.add_listener
+def note_when_the_run_ends(environment: Environment, **_: Any) -> None:
+    global run_ends_at
+    run_time = getattr(environment.parsed_options, "run_time", None)
+    run_ends_at = time.monotonic() + run_time if run_time else math.inf
+
+
+@events.quitting.add_listener
+def judge_the_run(environment: Environment, **_: Any) -> None:
+    total = environment.stats.total
+    crashed = environment.runner is not None and bool(environment.runner.exceptions)
+    failed = crashed or total.num_requests == 0 or total.fail_ratio > MOST_FAILURES
+    environment.process_exit_code = 1 if failed else 0
 
 
 class SizzlePlayer(User):
-    wait_time = between(0.2, 1.0)  # thinking time between turns
+    wait_time = constant(0)  # the scenario thinks between moves itself
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__(environment)
+        self.player: SimulatedPlayer | None = None
+        self.channels: list[grpc.Channel] = []
 
     def on_start(self) -> None:
-        target = os.environ.get("SIZZLE_MATCH_ADDR") or self.host or "127.0.0.1:50051"
-        channel = open_channel(target, TLS, [("grpc.lb_policy_name", "round_robin")])
-        channel = grpc.intercept_channel(channel, ReportingInterceptor())
-        self.match = match_service_pb2_grpc.MatchServiceStub(channel)
-        guest = auth_service_pb2_grpc.AuthServiceStub(channel).CreateGuest(
-            apb.CreateGuestRequest(display_name=f"locust-{uuid.uuid4().hex[:6]}"), timeout=10)
-        self.token = guest.token
-        self.match_id = ""
-        self.seat_token = ""
-
-    def auth(self, token: str) -> list[tuple[str, str]]:
-        return [("authorization", f"Bearer {token}")]
-
-    def new_match(self) -> None:
-        game = random.choice(GAMES)
-        low, high = PLAYERS.get(game, (2, 4))
-        seats = [mpb.SeatSpec(kind=mpb.SEAT_KIND_HUMAN)] + [
-            mpb.SeatSpec(kind=mpb.SEAT_KIND_BOT, difficulty=mpb.DIFFICULTY_EASY)] * (random.randint(low, high) - 1)
-        created = self.match.CreateMatch(mpb.CreateMatchRequest(game_id=game, seats=seats, turn_seconds=30),
-                                         metadata=self.auth(self.token), timeout=10)
-        joined = self.match.JoinMatch(mpb.JoinMatchRequest(match_id=created.match.match_id),
-                                      metadata=self.auth(self.token), timeout=10)
-        self.match_id, self.seat_token = created.match.match_id, joined.seat_token
+        match_target = os.environ.get("SIZZLE_MATCH_ADDR") or self.host or "127.0.0.1:50051"
+        matchmaking_target = os.environ.get("SIZZLE_LOAD_MATCHMAKING_ADDR") or match_target
+        match_channel = matchmaking_channel = open_channel(match_target, TLS, ROUND_ROBIN)
+        self.channels = [match_channel]
+        if matchmaking_target != match_target:
+            matchmaking_channel = open_channel(matchmaking_target, TLS, ROUND_ROBIN)
+            self.channels.append(matchmaking_channel)
+        self.player = SimulatedPlayer(next(PLAYER_NUMBERS), match_channel, LocustStats(self.environment), GAMES,
+                                      HABITS, matchmaking_channel)
+        self.player.sign_in()
 
     @task
-    def take_a_turn(self) -> None:
-        try:
-            if not self.match_id:
-                self.new_match()
-            current = self.match.GetMatch(mpb.GetMatchRequest(match_id=self.match_id),
-                                          metadata=self.auth(self.seat_token), timeout=10)
-            if current.match.status == mpb.MATCH_STATUS_FINISHED:
-                self.match_id = ""
-                return
-            if current.legal_actions:
-                choice = random.choice(current.legal_actions)
-                self.match.SubmitAction(mpb.SubmitActionRequest(
-                    match_id=self.match_id, action_id=choice.action_id, expected_version=current.match.version,
-                    request_id=uuid.uuid4().hex), metadata=self.auth(self.seat_token), timeout=10)
-        except grpc.RpcError:
-            pass  # reported by the interceptor; a stale version just means the bots moved first
+    def play_a_game(self) -> None:
+        assert self.player is not None
+        if time.monotonic() >= run_ends_at:
+            raise StopUser()  # the run is over: this player leaves (the runner stops it in a moment)
+        self.player.play_one_game(run_ends_at)
+
+    def on_stop(self) -> None:
+        if self.player is not None:
+            self.player.leave()  # a bot finishes the game
+        for channel in self.channels:
+            channel.close()

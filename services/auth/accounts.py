@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from services.auth.tokens import PLAYER, Identity, TokenSigner
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.quotas import Quotas, refused, subject_of, wall_ms
-from services.match.tokens import PLAYER, Identity, TokenSigner
 from services.records.store import CREATED, PLAYER_TAKEN, Account, RecordsStore
 from sizzle.common.v1 import common_pb2
 
-R = common_pb2.ErrorReason
+Reason = common_pb2.ErrorReason
 MAX_NAME_CHARS = 32
 MIN_PASSWORD_CHARS, MAX_PASSWORD_CHARS = 8, 128
 FAILED_LOGINS = "failed_logins"
@@ -43,8 +43,8 @@ def check_display_name(name: str, field: str = "display_name") -> str:
     """A name other players see, stripped: 1 to 32 printable characters (guests and accounts alike)."""
     name = name.strip()
     if not 1 <= len(name) <= MAX_NAME_CHARS or not name.isprintable():
-        raise GameError(R.ERROR_REASON_INVALID_REQUEST, f"{field} must be 1 to {MAX_NAME_CHARS} printable characters",
-                        {"field": field})
+        raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,
+                        f"{field} must be 1 to {MAX_NAME_CHARS} printable characters", {"field": field})
     return name
 
 
@@ -56,7 +56,7 @@ def username_key(username: str) -> str:
 
 def check_password(password: str) -> str:
     if not MIN_PASSWORD_CHARS <= len(password) <= MAX_PASSWORD_CHARS:
-        raise GameError(R.ERROR_REASON_INVALID_REQUEST,
+        raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,
                         f"password must be {MIN_PASSWORD_CHARS} to {MAX_PASSWORD_CHARS} characters",
                         {"field": "password"})
     return password
@@ -88,7 +88,7 @@ class Accounts:
 
     async def upgrade(self, identity: Identity | None, username: str, password: str, peer: str) -> SignedIn:
         if identity is None or identity.kind != PLAYER:
-            raise GameError(R.ERROR_REASON_INVALID_TOKEN, "UpgradeGuest needs the guest's player token")
+            raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "UpgradeGuest needs the guest's player token")
         return await self._create(identity.player_id, username, password, peer)
 
     async def login(self, username: str, password: str, peer: str) -> SignedIn:
@@ -108,7 +108,7 @@ class Accounts:
     # ---------------------------------------------------------------- helpers
     def _records(self) -> RecordsStore:
         if self.records is None:
-            raise GameError(R.ERROR_REASON_STORE_UNAVAILABLE,
+            raise GameError(Reason.ERROR_REASON_STORE_UNAVAILABLE,
                             "this server keeps no accounts (it has no records database: SIZZLE_RECORDS_URL)")
         return self.records
 
@@ -187,12 +187,12 @@ def _new_hex(size: int = 8) -> str:
 
 
 def _taken(name: str) -> GameError:
-    return GameError(R.ERROR_REASON_USERNAME_TAKEN, f"the username {name!r} is taken")
+    return GameError(Reason.ERROR_REASON_USERNAME_TAKEN, f"the username {name!r} is taken")
 
 
 def _registered() -> GameError:
-    return GameError(R.ERROR_REASON_ALREADY_REGISTERED, "this player already has an account: log in instead")
+    return GameError(Reason.ERROR_REASON_ALREADY_REGISTERED, "this player already has an account: log in instead")
 
 
 def _invalid_credentials() -> GameError:
-    return GameError(R.ERROR_REASON_INVALID_CREDENTIALS, "no account has this username and password")
+    return GameError(Reason.ERROR_REASON_INVALID_CREDENTIALS, "no account has this username and password")

@@ -15,12 +15,12 @@ from services.kit import metrics
 from services.kit.errors import GameError
 from sizzle.common.v1 import common_pb2
 
-R = common_pb2.ErrorReason
+Reason = common_pb2.ErrorReason
 
 log = logging.getLogger("sizzle.rpc")
 # What a handler's unforeseen exception becomes: INTERNAL with an ErrorInfo (never UNKNOWN, and never
 # the exception's text, which could carry what the caller may not see).
-UNFORESEEN = GameError(R.ERROR_REASON_INTERNAL, "the server failed to answer this call; it is logged")
+UNFORESEEN = GameError(Reason.ERROR_REASON_INTERNAL, "the server failed to answer this call; it is logged")
 
 
 class Undecodable:
@@ -45,7 +45,7 @@ def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], 
 
 def _garbage(request: Any) -> GameError | None:
     if isinstance(request, Undecodable):
-        return GameError(R.ERROR_REASON_INVALID_REQUEST, f"the request does not parse: {request.error}")
+        return GameError(Reason.ERROR_REASON_INVALID_REQUEST, f"the request does not parse: {request.error}")
     return None
 
 

@@ -13,7 +13,7 @@ import json
 from services.kit.errors import GameError
 from sizzle.common.v1 import common_pb2
 
-R = common_pb2.ErrorReason
+Reason = common_pb2.ErrorReason
 MAX_TOKEN_CHARS = 512
 _MAC_BYTES = 12
 
@@ -47,7 +47,7 @@ class PageTokens:
         """The position a token names; INVALID_REQUEST unless this service issued it for `query`."""
         if not token:
             return ""
-        refused = GameError(R.ERROR_REASON_INVALID_REQUEST,
+        refused = GameError(Reason.ERROR_REASON_INVALID_REQUEST,
                             "page_token is not one this service gave for this query", {"field": "page_token"})
         if len(token) > MAX_TOKEN_CHARS or not token.isascii():
             raise refused

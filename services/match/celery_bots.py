@@ -29,9 +29,9 @@ from celery import Celery
 
 from services.kit import metrics
 from services.kit.config import Config
+from services.match.bot_turns import TASK
 
 log = logging.getLogger("sizzle.bots.celery")
-TASK = "workers.bots.tasks.take_turn"
 
 
 class _KeptCommands:
@@ -109,10 +109,10 @@ class LoopPublisher:
 
 
 class CeleryBots:
-    def __init__(self, config: Config) -> None:
-        from workers.bots.celery_app import make_celery
+    """Enqueues bot turns on `app` (the composition root builds it: workers.bots.celery_app)."""
 
-        self.app: Celery = make_celery(config)
+    def __init__(self, config: Config, app: Celery) -> None:
+        self.app = app
         self.queue = config.bot_queue
         self.publisher = LoopPublisher(self.app) if LoopPublisher.usable(self.app) else None
         self._sending: set[asyncio.Task[None]] = set()

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from google.protobuf import any_pb2
 
+from services.auth.tokens import BOT, PLAYER, SEAT, SERVICE, Identity, TokenSigner
 from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
@@ -29,7 +30,6 @@ from services.kit.validation import check_enum, check_id, check_range, check_tex
 from services.match.read_masks import READ_PATHS
 from services.match.shared_reads import SharedReads
 from services.match.store import MatchStore
-from services.match.tokens import BOT, PLAYER, SEAT, SERVICE, Identity, TokenSigner
 from services.records.store import RecordsStore
 from services.rules import registry
 from services.rules.engine import Engine
@@ -38,7 +38,7 @@ from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_store_pb2 as spb
 from sizzle.rules.v1 import rules_service_pb2 as rpb
 
-R = common_pb2.ErrorReason
+Reason = common_pb2.ErrorReason
 log = logging.getLogger("sizzle.match")
 HUMAN, BOT_SEAT = mpb.SEAT_KIND_HUMAN, mpb.SEAT_KIND_BOT
 WAITING, RUNNING, FINISHED = mpb.MATCH_STATUS_WAITING, mpb.MATCH_STATUS_RUNNING, mpb.MATCH_STATUS_FINISHED
@@ -88,13 +88,13 @@ def read_fields(mask: Any) -> frozenset[str]:
         return _ALL_FIELDS
     unknown = [path for path in mask.paths if path not in READ_PATHS]
     if unknown:
-        raise GameError(R.ERROR_REASON_INVALID_REQUEST,
+        raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,
                         f"read_mask names {', '.join(map(repr, unknown))}; it may name {', '.join(READ_PATHS)}")
     return frozenset(mask.paths)
 
 
 def not_found(match_id: str) -> GameError:
-    return GameError(R.ERROR_REASON_UNKNOWN_MATCH, f"no match {match_id!r}", {"match_id": match_id})
+    return GameError(Reason.ERROR_REASON_UNKNOWN_MATCH, f"no match {match_id!r}", {"match_id": match_id})
 
 
 def request_key(identity: Identity, match_id: str, seat: int, request_id: str) -> bytes:
@@ -106,7 +106,7 @@ def request_key(identity: Identity, match_id: str, seat: int, request_id: str) -
 
 def rules_unavailable(match: mpb.Match, served: str) -> GameError:
     return GameError(
-        R.ERROR_REASON_RULES_VERSION,
+        Reason.ERROR_REASON_RULES_VERSION,
         f"match {match.match_id} is played under {match.game_id} rules {match.rules_version}; this server has "
         f"{served}: another replica may have them",
         {"rules_version": match.rules_version, "served_rules_version": served},
@@ -187,23 +187,23 @@ class Matches:
             return None
         if identity.kind == BOT:
             if not 0 <= bot_seat < len(match.seats):
-                raise GameError(R.ERROR_REASON_INVALID_SEAT, f"there is no seat {bot_seat} in this match")
+                raise GameError(Reason.ERROR_REASON_INVALID_SEAT, f"there is no seat {bot_seat} in this match")
             if match.seats[bot_seat].kind != BOT_SEAT:
-                raise GameError(R.ERROR_REASON_WRONG_SEAT, f"seat {bot_seat} is not played by a bot")
+                raise GameError(Reason.ERROR_REASON_WRONG_SEAT, f"seat {bot_seat} is not played by a bot")
             return Actor(bot_seat, True)
         if identity.match_id != match.match_id:
-            raise GameError(R.ERROR_REASON_WRONG_SEAT, "the seat token is for another match")
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "the seat token is for another match")
         seat = match.seats[identity.seat] if 0 <= identity.seat < len(match.seats) else None
         if seat is None or seat.player_id != identity.player_id:
-            raise GameError(R.ERROR_REASON_WRONG_SEAT, "the seat token is not for a seat of this match")
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "the seat token is not for a seat of this match")
         if seat.kind != HUMAN:
-            raise GameError(R.ERROR_REASON_WRONG_SEAT, "a bot plays this seat now (the player left or timed out)")
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "a bot plays this seat now (the player left or timed out)")
         return Actor(identity.seat, False)
 
     # ------------------------------------------------------------------ create / join
     async def create(self, identity: Identity, request: mpb.CreateMatchRequest) -> mpb.CreateMatchResponse:
         if identity.kind not in (PLAYER, SERVICE):
-            raise GameError(R.ERROR_REASON_WRONG_SEAT, "creating a match needs a player or service token")
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "creating a match needs a player or service token")
         engine = self.engines(check_id("game_id", request.game_id))
         seats = list(request.seats)
         engine.spec.check_player_count(len(seats))
@@ -240,7 +240,7 @@ class Matches:
                 seat.display_name = f"{mpb.Difficulty.Name(seat.difficulty).removeprefix('DIFFICULTY_').lower()} bot"
             elif spec.reserved_player_id:
                 if identity.kind != SERVICE:
-                    raise GameError(R.ERROR_REASON_WRONG_SEAT, "only a service may reserve seats for players")
+                    raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "only a service may reserve seats for players")
                 seat.player_id = spec.reserved_player_id
                 seat.display_name = spec.reserved_display_name or spec.reserved_player_id
                 tokens[index] = self.signer.seat_token(seat.player_id, seat.display_name, match.match_id, index)
@@ -292,7 +292,7 @@ class Matches:
 
     async def join(self, identity: Identity, request: mpb.JoinMatchRequest) -> mpb.JoinMatchResponse:
         if identity.kind != PLAYER:
-            raise GameError(R.ERROR_REASON_INVALID_TOKEN, "joining needs a player token")
+            raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "joining needs a player token")
         while True:
             loaded = await self.load(request.match_id)
             match = loaded.match
@@ -301,21 +301,21 @@ class Matches:
                 token = self.signer.seat_token(identity.player_id, identity.display_name, match.match_id, mine[0])
                 return mpb.JoinMatchResponse(match=match, seat=mine[0], seat_token=token)
             if match.status != WAITING:
-                raise GameError(R.ERROR_REASON_SEAT_UNAVAILABLE, "the match is no longer waiting for players")
+                raise GameError(Reason.ERROR_REASON_SEAT_UNAVAILABLE, "the match is no longer waiting for players")
             if match.seed_fixed and not request.accept_fixed_seed \
                     and identity.player_id != loaded.record.creator_player_id:  # the creator chose it
-                raise GameError(R.ERROR_REASON_FIXED_SEED,
+                raise GameError(Reason.ERROR_REASON_FIXED_SEED,
                                 "the creator chose this match's seed and can compute every hidden card; join with "
                                 "accept_fixed_seed to play it anyway")
             open_seats = [s.seat for s in match.seats if s.kind == HUMAN and not s.player_id]
             if request.HasField("seat"):
                 if request.seat not in open_seats:
-                    raise GameError(R.ERROR_REASON_SEAT_UNAVAILABLE, f"seat {request.seat} is not open")
+                    raise GameError(Reason.ERROR_REASON_SEAT_UNAVAILABLE, f"seat {request.seat} is not open")
                 seat = request.seat
             elif open_seats:
                 seat = open_seats[0]
             else:
-                raise GameError(R.ERROR_REASON_SEAT_UNAVAILABLE, "no open seat is left")
+                raise GameError(Reason.ERROR_REASON_SEAT_UNAVAILABLE, "no open seat is left")
             record = spb.StoredMatch()
             record.CopyFrom(loaded.record)
             taken = record.match.seats[seat]
@@ -379,7 +379,7 @@ class Matches:
         """What a bot playing `seat` sees: the match, its view, its legal action ids."""
         loaded = await self.load(match_id)
         if loaded.match.seats[seat].kind != BOT_SEAT:
-            raise GameError(R.ERROR_REASON_WRONG_SEAT, f"seat {seat} is not played by a bot")
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, f"seat {seat} is not played by a bot")
         view = loaded.engine.view(loaded.state, seat)
         legal = loaded.engine.legal_actions(loaded.state, seat) if loaded.match.status == RUNNING else []
         return loaded, view, legal
@@ -399,14 +399,14 @@ class Matches:
     # ------------------------------------------------------------------ acting
     async def submit(self, identity: Identity, request: mpb.SubmitActionRequest) -> mpb.SubmitActionResponse:
         if not request.request_id:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "request_id is required", {"field": "request_id"})
+            raise GameError(Reason.ERROR_REASON_INVALID_REQUEST, "request_id is required", {"field": "request_id"})
         check_text("request_id", request.request_id, MAX_REQUEST_ID_CHARS)
         check_id("match_id", request.match_id)
         which = request.WhichOneof("action")
         if which is None:
-            raise GameError(R.ERROR_REASON_MALFORMED_ACTION, "give the action as `structured` or `action_id`")
+            raise GameError(Reason.ERROR_REASON_MALFORMED_ACTION, "give the action as `structured` or `action_id`")
         if identity.kind not in (SEAT, BOT):
-            raise GameError(R.ERROR_REASON_WRONG_SEAT, "submitting needs a seat token or the bot credential")
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "submitting needs a seat token or the bot credential")
         acting_seat = identity.seat if identity.kind == SEAT else request.seat
         key = request_key(identity, request.match_id, acting_seat, request.request_id)
         request_hash = digest(request.SerializeToString(deterministic=True))
@@ -443,7 +443,7 @@ class Matches:
                 return await self._replayed(await self.load(request.match_id), prior, request_hash)
             current = (await self.load(request.match_id)).match.version
             metrics.ACTIONS_REJECTED.labels(game, "STALE_VERSION").inc()
-            raise GameError(R.ERROR_REASON_STALE_VERSION, f"the match moved on to version {current}",
+            raise GameError(Reason.ERROR_REASON_STALE_VERSION, f"the match moved on to version {current}",
                             {"current_version": str(current)})
         return answer
 
@@ -452,11 +452,11 @@ class Matches:
         A refusal raises GameError."""
         match = loaded.match
         if match.status == FINISHED:
-            raise GameError(R.ERROR_REASON_GAME_OVER, "the match is over")
+            raise GameError(Reason.ERROR_REASON_GAME_OVER, "the match is over")
         if match.status == WAITING:
-            raise GameError(R.ERROR_REASON_MATCH_NOT_STARTED, "the match is waiting for players")
+            raise GameError(Reason.ERROR_REASON_MATCH_NOT_STARTED, "the match is waiting for players")
         if request.expected_version != match.version:
-            raise GameError(R.ERROR_REASON_STALE_VERSION,
+            raise GameError(Reason.ERROR_REASON_STALE_VERSION,
                             f"the match is at version {match.version}, not {request.expected_version}",
                             {"current_version": str(match.version)})
         if request.WhichOneof("action") == "action_id":
@@ -494,7 +494,7 @@ class Matches:
         """The answer to a repeated request id, as the first answer was: the events its action made and
         the match at the version it made, both made again from the log."""
         if prior.request_hash != request_hash:
-            raise GameError(R.ERROR_REASON_REQUEST_ID_REUSED, "this request_id was used for another request")
+            raise GameError(Reason.ERROR_REASON_REQUEST_ID_REUSED, "this request_id was used for another request")
         engine = loaded.engine
         state = self._initial_state(loaded)
         resource = loaded.match  # a match logged before resources were kept in its log: the closest there is
@@ -561,9 +561,9 @@ class Matches:
         loaded = await self.load(match_id)
         actor = self.seat_of(identity, loaded.match)
         if actor is None:
-            raise GameError(R.ERROR_REASON_WRONG_SEAT, "leaving needs the seat token")
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "leaving needs the seat token")
         if loaded.match.status == FINISHED:
-            raise GameError(R.ERROR_REASON_GAME_OVER, "the match is over")
+            raise GameError(Reason.ERROR_REASON_GAME_OVER, "the match is over")
         record = await self._take_over(loaded, actor.seat, "leaves")
         if record is None:
             return await self.leave(identity, match_id)
@@ -750,7 +750,7 @@ class Matches:
         try:
             loaded = await self.load(match_id)
         except GameError as error:
-            if error.reason != R.ERROR_REASON_UNKNOWN_MATCH or self.records is None:
+            if error.reason != Reason.ERROR_REASON_UNKNOWN_MATCH or self.records is None:
                 raise
             finished = await self.records.get_match(match_id)
             if finished is None:
@@ -789,14 +789,14 @@ class Matches:
         player_id = check_id("player_id", request.player_id, required=False)
         if not player_id:
             if identity is None or identity.kind != PLAYER:
-                raise GameError(R.ERROR_REASON_INVALID_TOKEN, "name a player_id, or call with a player token")
+                raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "name a player_id, or call with a player token")
             player_id = identity.player_id
         if request.game_id:
             self.engines(check_id("game_id", request.game_id))
         size = request.page_size or 20
         check_range("page_size", size, 1, MAX_PAGE)
         if self.records is None:
-            raise GameError(R.ERROR_REASON_STORE_UNAVAILABLE,
+            raise GameError(Reason.ERROR_REASON_STORE_UNAVAILABLE,
                             "this server keeps no match history (it has no records database: SIZZLE_RECORDS_URL)")
         query = f"{player_id}|{request.game_id}"
         cursor = self.history_tokens.read(request.page_token, query)

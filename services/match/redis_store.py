@@ -27,12 +27,10 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.kit.errors import GameError
-from services.kit.loops import cancelling
+from services.kit.pubsub import TRANSIENT, Notifier
 from services.match.store import STATUS_NAMES, CommitResult, MatchStore, Page, index_score
 from sizzle.common.v1 import common_pb2
 from sizzle.match.v1 import match_service_pb2 as mpb
@@ -72,108 +70,8 @@ if score and tonumber(score) == tonumber(ARGV[2]) then return redis.call('ZREM',
 return 0
 """
 
-TRANSIENT = (RedisConnectionError, RedisTimeoutError, OSError)
-
-
 def _unavailable(exc: BaseException) -> GameError:
     return GameError(common_pb2.ERROR_REASON_STORE_UNAVAILABLE, f"the match store is unavailable: {exc}")
-
-
-class _Notifier:
-    """One pub/sub connection per process fans new-version messages out to local watchers."""
-
-    def __init__(self, client: aioredis.Redis) -> None:
-        self._client = client
-        self._pubsub: Any = None
-        self._versions: dict[str, int] = {}
-        self._events: dict[str, asyncio.Event] = {}
-        self._refs: dict[str, int] = {}
-        self._task: asyncio.Task[None] | None = None
-        self._lock = asyncio.Lock()
-
-    async def _ensure(self) -> None:
-        if self._pubsub is None:
-            self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-            await self._pubsub.subscribe("sizzle-notifier-start")
-            self._task = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        while not cancelling():  # a cancellation a client library lost on the way still ends the loop
-            try:
-                message = await self._pubsub.get_message(timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # reconnects on the next get_message; watchers also poll
-                log.warning("pub/sub read failed: %s", exc)
-                await asyncio.sleep(0.5)
-                continue
-            if message is None or message.get("type") != "message":
-                continue
-            channel = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
-            key = channel
-            try:
-                version = int(message["data"])
-            except (TypeError, ValueError):
-                continue
-            if version > self._versions.get(key, -1):
-                self._versions[key] = version
-            event = self._events.get(key)
-            if event is not None:
-                event.set()
-
-    async def subscribe(self, channel: str) -> None:
-        async with self._lock:
-            await self._ensure()
-            self._refs[channel] = self._refs.get(channel, 0) + 1
-            if self._refs[channel] == 1:
-                self._events[channel] = asyncio.Event()
-                self._versions.pop(channel, None)  # unknown until read or published
-                await self._pubsub.subscribe(channel)
-
-    async def unsubscribe(self, channel: str) -> None:
-        async with self._lock:
-            self._refs[channel] -= 1
-            if self._refs[channel] == 0:
-                del self._refs[channel]
-                self._events.pop(channel, None)
-                self._versions.pop(channel, None)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.unsubscribe(channel)
-
-    def known(self, channel: str) -> int | None:
-        """The newest version seen on a subscribed channel (read or published), None when not known."""
-        return self._versions.get(channel)
-
-    def note(self, channel: str, version: int) -> None:
-        if channel in self._refs and version > self._versions.get(channel, -1):
-            self._versions[channel] = version
-
-    def published(self, channel: str, version: int) -> None:
-        """A version this process has just committed: its watchers wake now, not when the pub/sub
-        message comes back (which then changes nothing)."""
-        self.note(channel, version)
-        event = self._events.get(channel)
-        if event is not None:
-            event.set()
-
-    async def wait(self, channel: str, after: int, timeout: float) -> bool:
-        """True when a version after `after` was published (or already known), False at the timeout."""
-        event = self._events[channel]
-        if self._versions.get(channel, -1) > after:
-            return True
-        event.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), timeout)
-        return self._versions.get(channel, -1) > after
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
 
 
 class RedisStore(MatchStore):
@@ -191,7 +89,7 @@ class RedisStore(MatchStore):
             pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=256, timeout=30)
             self.client = aioredis.Redis(connection_pool=pool)
         # Pub/sub goes through one node: PUBLISH reaches every node of a cluster.
-        self._notifier = _Notifier(aioredis.Redis.from_url(url))
+        self._notifier = Notifier(aioredis.Redis.from_url(url), "sizzle-notifier-start")
         self._commit = self.client.register_script(COMMIT_SCRIPT)
         self._claim_finished = self.client.register_script(CLAIM_FINISHED_SCRIPT)
         self._drop_finished = self.client.register_script(DROP_FINISHED_SCRIPT)
@@ -344,14 +242,18 @@ class RedisStore(MatchStore):
         try:
             # Subscribed first, then read: a version published in between is not missed. Watchers of
             # a match already subscribed in this process share what the notifier knows: no read.
-            version = self._notifier.known(channel)
+            version = self._notifier.latest(channel)
             if version is None:
                 version = await self._version(match_id)
                 self._notifier.note(channel, version)
             if version > after_version or version < 0:
                 return version
-            if await self._notifier.wait(channel, after_version, timeout):
-                published = self._notifier.known(channel)
+            def newer() -> bool:
+                latest = self._notifier.latest(channel)
+                return latest is not None and latest > after_version
+
+            if await self._notifier.wait(channel, newer, timeout):
+                published = self._notifier.latest(channel)
                 return after_version + 1 if published is None else published
             # The timeout: read the record itself, in case a notification was lost.
             version = await self._version(match_id)

@@ -13,10 +13,10 @@ from typing import Protocol
 
 import grpc
 
+from services.auth.tokens import TokenSigner
 from services.kit.config import Config
 from services.kit.server import channel_options
 from services.kit.tls import client_tls, open_aio_channel
-from services.match.tokens import TokenSigner
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
 

@@ -22,7 +22,7 @@ from openskill.models import PlackettLuce
 from services.kit.config import Config
 from services.match.read_masks import MATCH_ONLY
 from services.matchmaking.model import BOT_PREFIX, RatingRecord, RatingWrite
-from services.matchmaking.store import CONFLICT, MatchmakingStore, wall_ms
+from services.matchmaking.store import CONFLICT, RatingStore, wall_ms
 from services.records.store import RatingUpdate, RecordsStore, StoredRating
 from services.rules import registry
 from sizzle.match.v1 import match_service_pb2 as mpb
@@ -116,7 +116,7 @@ def record_from(player_id: str, stored: StoredRating | None) -> RatingRecord:
     return RatingRecord(stored.mu, stored.sigma, stored.matches, stored.name)
 
 
-async def rate_match_durably(records: RecordsStore, cache: MatchmakingStore, match: mpb.Match,
+async def rate_match_durably(records: RecordsStore, cache: RatingStore, match: mpb.Match,
                              attempts: int = 50) -> str:
     """Rates a finished match once in the records (reads, computes, writes with the rated flag, again
     on a conflict), then brings the cache up to the records for its players: also when it finds the
@@ -151,7 +151,7 @@ async def _durable_ratings(records: RecordsStore, game_id: str, page: int) -> li
     return rows
 
 
-async def rebuild_rating_cache(records: RecordsStore, cache: MatchmakingStore, game_ids: Sequence[str],
+async def rebuild_rating_cache(records: RecordsStore, cache: RatingStore, game_ids: Sequence[str],
                                page: int = 1000) -> int:
     """Replaces the cached ratings and leaderboards of the games with the records'; returns how many
     ratings it wrote. A game the records have no rating of, whose cache has some (a deployment's
@@ -173,7 +173,7 @@ async def rebuild_rating_cache(records: RecordsStore, cache: MatchmakingStore, g
     return total
 
 
-async def rate_match(store: MatchmakingStore, match: mpb.Match, keep_ms: int, attempts: int = 50) -> str:
+async def rate_match(store: RatingStore, match: mpb.Match, keep_ms: int, attempts: int = 50) -> str:
     """Rates a finished match once: reads, computes, compare-and-sets, again on a conflict."""
     table = rated_table(match)
     if table is None:
@@ -196,7 +196,7 @@ class RatingKeeper:
     """Watches the matches the matchmaker formed until they finish, then rates them. The watch queue
     lives in the store: a replica leases the matches it watches, and when it dies another takes them."""
 
-    def __init__(self, config: Config, store: MatchmakingStore, stub: Any,
+    def __init__(self, config: Config, store: RatingStore, stub: Any,
                  clock: Callable[[], int] = wall_ms, max_watches: int = 2_000,
                  records: RecordsStore | None = None) -> None:
         self.config = config

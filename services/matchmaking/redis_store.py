@@ -32,11 +32,9 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.kit.errors import GameError
-from services.kit.loops import cancelling
+from services.kit.pubsub import TRANSIENT, Notifier
 from services.matchmaking.model import WAITING, Formation, RatingRecord, RatingWrite, game_of, is_bot, public
 from services.matchmaking.store import (
     APPLIED,
@@ -54,7 +52,6 @@ from sizzle.common.v1 import common_pb2
 from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
 
 log = logging.getLogger("sizzle.matchmaking.redis")
-TRANSIENT = (RedisConnectionError, RedisTimeoutError, OSError)
 
 # Index keys are always KEYS[n..n+2] = by_rating, by_time, by_deadline; ARGV[1] is the pool's key
 # base ("<prefix>:mm:{mm:<game>}:"), from which a script names ticket, player and channel keys of the
@@ -298,71 +295,17 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-class _Notifier:
-    """One pub/sub connection per process fans ticket-change messages out to local watchers."""
-
-    def __init__(self, client: aioredis.Redis) -> None:
-        self._client = client
-        self._pubsub: Any = None
-        self._waiters: dict[str, set[_RedisWaiter]] = {}
-        self._task: asyncio.Task[None] | None = None
-        self._lock = asyncio.Lock()
-
-    async def _read(self) -> None:
-        while not cancelling():  # a cancellation a client library lost on the way still ends the loop
-            try:
-                message = await self._pubsub.get_message(timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # reconnects on the next read; watchers also re-read on a timer
-                log.warning("pub/sub read failed: %s", exc)
-                await asyncio.sleep(0.5)
-                continue
-            if message is None or message.get("type") != "message":
-                continue
-            for waiter in self._waiters.get(_text(message["channel"]), ()):
-                waiter.event.set()
-
-    async def subscribe(self, channel: str, waiter: _RedisWaiter) -> None:
-        async with self._lock:
-            if self._pubsub is None:
-                self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-                await self._pubsub.subscribe("sizzle-mm-notifier-start")
-                self._task = asyncio.create_task(self._read())
-            waiters = self._waiters.setdefault(channel, set())
-            waiters.add(waiter)
-            if len(waiters) == 1:
-                await self._pubsub.subscribe(channel)
-
-    async def unsubscribe(self, channel: str, waiter: _RedisWaiter) -> None:
-        async with self._lock:
-            waiters = self._waiters.get(channel, set())
-            waiters.discard(waiter)
-            if not waiters:
-                self._waiters.pop(channel, None)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.unsubscribe(channel)
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
-        with contextlib.suppress(Exception):
-            await self._client.aclose()
-
-
 class _RedisWaiter(ChangeWaiter):
-    def __init__(self) -> None:
-        self.event = asyncio.Event()
+    """A ticket watcher's view of its channel: woken by any message that came since its last wait."""
+
+    def __init__(self, notifier: Notifier, channel: str) -> None:
+        self.notifier = notifier
+        self.channel = channel
+        self.seen = notifier.generation(channel)
 
     async def wait(self, timeout: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.event.wait(), timeout)
-        self.event.clear()
+        await self.notifier.wait(self.channel, lambda: self.notifier.generation(self.channel) > self.seen, timeout)
+        self.seen = self.notifier.generation(self.channel)
 
 
 class RedisMatchmakingStore(MatchmakingStore):
@@ -377,7 +320,7 @@ class RedisMatchmakingStore(MatchmakingStore):
         else:
             pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
             self.client = aioredis.Redis(connection_pool=pool)
-        self._notifier = _Notifier(aioredis.Redis.from_url(url))
+        self._notifier = Notifier(aioredis.Redis.from_url(url), "sizzle-mm-notifier-start")
         self._scripts = {name: self.client.register_script(body) for name, body in (
             ("create", CREATE), ("cancel", CANCEL), ("lease", LEASE), ("unlease", UNLEASE), ("claim", CLAIM_MANY),
             ("assign", ASSIGN_MANY), ("release", RELEASE), ("expire", EXPIRE),
@@ -460,15 +403,14 @@ class RedisMatchmakingStore(MatchmakingStore):
     async def changes(self, ticket_id: str) -> AsyncIterator[ChangeWaiter]:
         game_id = game_of(ticket_id) or "-"
         channel = self._base(game_id) + "w:" + ticket_id
-        waiter = _RedisWaiter()
         try:
-            await self._notifier.subscribe(channel, waiter)
+            await self._notifier.subscribe(channel)
         except TRANSIENT as exc:
             raise _unavailable(exc) from exc
         try:
-            yield waiter
+            yield _RedisWaiter(self._notifier, channel)
         finally:
-            await self._notifier.unsubscribe(channel, waiter)
+            await self._notifier.unsubscribe(channel)
 
     # ---------------------------------------------------------------- pools
     async def acquire_lease(self, game_id: str, holder: str, ttl_ms: int) -> bool:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from services.auth.service import caller
+from services.auth.tokens import TokenSigner
 from services.kit.quotas import subject_of
-from services.match.service import caller
-from services.match.tokens import TokenSigner
 from services.matchmaking.tickets import Tickets
 from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
 from sizzle.matchmaking.v1 import matchmaking_service_pb2_grpc

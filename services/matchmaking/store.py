@@ -56,10 +56,9 @@ class ChangeWaiter(ABC):
         """Returns when the ticket may have changed since the last call, or at the timeout."""
 
 
-class MatchmakingStore(ABC):
-    kind: str = "abstract"
+class TicketStore(ABC):
+    """Tickets: created, read, cancelled and watched (Tickets, the service's side)."""
 
-    # ---------------------------------------------------------------- tickets
     @abstractmethod
     async def create_ticket(self, ticket: mmpb.Ticket, keep_ms: int) -> str:
         """Stores a WAITING ticket in its pool and as its player's live ticket of the game, to be
@@ -81,7 +80,11 @@ class MatchmakingStore(ABC):
     def changes(self, ticket_id: str) -> AbstractAsyncContextManager[ChangeWaiter]:
         """An async context manager: a waiter woken by every change of the ticket (subscribe, then read)."""
 
-    # ---------------------------------------------------------------- pools
+
+class PoolStore(ABC):
+    """The pools of waiting tickets, the matchmaker's side: a lease per pool, reads by age, deadline and
+    rating, and formations claimed, assigned or released."""
+
     @abstractmethod
     async def acquire_lease(self, game_id: str, holder: str, ttl_ms: int) -> bool:
         """Takes or renews the pool's lease for `holder`; False while another holder has it."""
@@ -136,7 +139,11 @@ class MatchmakingStore(ABC):
     async def expire(self, game_id: str, ticket_id: str, now_ms: int) -> bool:
         """Removes a WAITING ticket whose expiry has passed (record, indexes, player slot)."""
 
-    # ---------------------------------------------------------------- ratings
+
+class RatingStore(ABC):
+    """The ratings cache and leaderboard (their durable home is the records database), and the
+    finished matches whose rating is pending (the rating keeper's queue)."""
+
     @abstractmethod
     async def get_ratings(self, game_id: str, player_ids: Sequence[str]) -> dict[str, str]:
         """Raw rating records of those that have one."""
@@ -190,6 +197,12 @@ class MatchmakingStore(ABC):
 
     @abstractmethod
     async def drop_pending(self, game_id: str, match_id: str) -> None: ...
+
+
+class MatchmakingStore(TicketStore, PoolStore, RatingStore):
+    """Everything matchmaking keeps, in one store (memory or Redis) that implements the three concerns."""
+
+    kind: str = "abstract"
 
     async def close(self) -> None:
         return None

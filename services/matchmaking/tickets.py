@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 
+from services.auth.tokens import PLAYER, Identity
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.page_tokens import PageTokens
 from services.kit.quotas import MemoryQuotaStore, Quotas
 from services.kit.validation import check_id, check_range
-from services.match.tokens import PLAYER, Identity
 from services.matchmaking.model import BOT_PREFIX, new_ticket_id
 from services.matchmaking.ratings import bot_difficulty, record_from, record_of
 from services.matchmaking.store import MatchmakingStore, wall_ms
@@ -20,7 +20,7 @@ from services.rules import registry
 from sizzle.common.v1 import common_pb2
 from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
 
-R = common_pb2.ErrorReason
+Reason = common_pb2.ErrorReason
 MAX_PAGE = 100
 MAX_PLAYER_COUNTS = 16  # more entries than any game has table sizes
 # A watcher re-reads its ticket at least this often, whatever pub/sub delivers.
@@ -29,13 +29,13 @@ FINAL = (mmpb.TICKET_STATUS_ASSIGNED, mmpb.TICKET_STATUS_CANCELLED, mmpb.TICKET_
 
 
 def unknown_ticket(ticket_id: str) -> GameError:
-    return GameError(R.ERROR_REASON_UNKNOWN_TICKET, f"no ticket {ticket_id!r} (it may have expired)",
+    return GameError(Reason.ERROR_REASON_UNKNOWN_TICKET, f"no ticket {ticket_id!r} (it may have expired)",
                      {"ticket_id": ticket_id})
 
 
 def player_of(identity: Identity | None) -> Identity:
     if identity is None or identity.kind != PLAYER:
-        raise GameError(R.ERROR_REASON_INVALID_TOKEN,
+        raise GameError(Reason.ERROR_REASON_INVALID_TOKEN,
                         "this call needs a player token (`authorization: Bearer <token>`)")
     return identity
 
@@ -55,13 +55,13 @@ class Tickets:
         engine = registry.get_engine(check_id("game_id", request.game_id))
         spec = engine.spec
         if len(request.player_counts) > MAX_PLAYER_COUNTS:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, f"player_counts has more than {MAX_PLAYER_COUNTS} entries",
-                            {"field": "player_counts"})
+            raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,
+                            f"player_counts has more than {MAX_PLAYER_COUNTS} entries", {"field": "player_counts"})
         counts = sorted(set(request.player_counts)) or list(range(spec.min_players, spec.max_players + 1))
         for count in counts:
             spec.check_player_count(count)
         if request.max_wait_seconds < 0:  # a longer wait than the tickets' lifetime is capped to it
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "max_wait_seconds cannot be negative",
+            raise GameError(Reason.ERROR_REASON_INVALID_REQUEST, "max_wait_seconds cannot be negative",
                             {"field": "max_wait_seconds"})
         wait = min(request.max_wait_seconds or self.config.ticket_default_wait_seconds, self.config.ticket_ttl_seconds)
         rating = record_of(player.player_id, (await self.store.get_ratings(spec.game_id, [player.player_id])).get(
@@ -86,7 +86,7 @@ class Tickets:
             raise
         if existing:
             await self.quotas.uncreated(subject, "tickets", self.config.quota_tickets_per_hour)
-            raise GameError(R.ERROR_REASON_TICKET_EXISTS, f"you already hold ticket {existing} for {spec.game_id}",
+            raise GameError(Reason.ERROR_REASON_TICKET_EXISTS, f"you already hold ticket {existing} for {spec.game_id}",
                             {"ticket_id": existing})
         return ticket
 
@@ -137,7 +137,7 @@ class Tickets:
         game_id = registry.get_engine(check_id("game_id", request.game_id)).game_id
         player_id = check_id("player_id", request.player_id, required=False) or player_of(identity).player_id
         if player_id.startswith(BOT_PREFIX) and bot_difficulty(player_id) is None:
-            raise GameError(R.ERROR_REASON_INVALID_REQUEST, "bots are bot-easy, bot-medium and bot-hard")
+            raise GameError(Reason.ERROR_REASON_INVALID_REQUEST, "bots are bot-easy, bot-medium and bot-hard")
         if self.records is not None:
             stored = (await self.records.get_ratings(game_id, [player_id])).get(player_id)
             raw = record_from(player_id, stored).encode() if stored else None

@@ -1,4 +1,4 @@
-"""Builds the matchmaking service for services.app.create_server: the servicer, and the matchmaker
+"""Builds the matchmaking service for apps.platform.create_server: the servicer, and the matchmaker
 loop and rating keeper that `start` runs beside it (against the MatchService at match_target)."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from services.auth.tokens import TokenSigner
 from services.kit.config import Config
 from services.kit.loops import Ticker
 from services.kit.server import Registration
-from services.match.tokens import TokenSigner
 from services.matchmaking.creator import GrpcMatchCreator
 from services.matchmaking.matchmaker import Matchmaker
 from services.matchmaking.ratings import TICK_SECONDS as KEEPER_TICK_SECONDS

@@ -31,7 +31,7 @@ from services.rules.random_source import RandomSource, seed_random
 from services.rules.spec import GameSpec
 from sizzle.common.v1 import common_pb2
 
-R = common_pb2.ErrorReason
+Reason = common_pb2.ErrorReason
 
 
 class Engine(ABC):
@@ -104,7 +104,7 @@ class Engine(ABC):
 
     def on_clock_expired(self, state: Any) -> list[common_pb2.Event]:
         """Ends the game because its wall-clock time ran out (games with clock_limit_seconds)."""
-        raise GameError(R.ERROR_REASON_ILLEGAL_ACTION, f"{self.spec.display_name} has no game clock")
+        raise GameError(Reason.ERROR_REASON_ILLEGAL_ACTION, f"{self.spec.display_name} has no game clock")
 
     def structured_is_legal(self, state: Any, seat: int, action: Any) -> bool:
         """Whether a structured action is legal now. By default: its id is legal. Games whose
@@ -154,24 +154,24 @@ class Engine(ABC):
         """Checks and applies one action in place, in either form. On refusal the state is untouched."""
         core = state.core
         if core.game_over:
-            raise GameError(R.ERROR_REASON_GAME_OVER, "the game is over")
+            raise GameError(Reason.ERROR_REASON_GAME_OVER, "the game is over")
         if not 0 <= seat < core.num_players:
-            raise GameError(R.ERROR_REASON_INVALID_SEAT, f"there is no seat {seat} at this table")
+            raise GameError(Reason.ERROR_REASON_INVALID_SEAT, f"there is no seat {seat} at this table")
         if seat != core.seat_to_move:
             raise GameError(
-                R.ERROR_REASON_NOT_YOUR_TURN,
+                Reason.ERROR_REASON_NOT_YOUR_TURN,
                 f"it is seat {core.seat_to_move}'s turn, not seat {seat}'s",
                 {"seat_to_move": str(core.seat_to_move)},
             )
         if isinstance(action, int):
             if not 0 <= action < self.spec.num_distinct_actions:
                 raise GameError(
-                    R.ERROR_REASON_MALFORMED_ACTION,
+                    Reason.ERROR_REASON_MALFORMED_ACTION,
                     f"action id {action} is outside 0..{self.spec.num_distinct_actions - 1}",
                 )
             if not self.is_legal_id(state, action):
                 raise GameError(
-                    R.ERROR_REASON_ILLEGAL_ACTION,
+                    Reason.ERROR_REASON_ILLEGAL_ACTION,
                     f"action {action} ({self.describe_action(state, seat, self.id_to_action(state, seat, action))})"
                     " is not legal now",
                 )
@@ -179,11 +179,11 @@ class Engine(ABC):
         else:
             if not isinstance(action, self.Action):
                 raise GameError(
-                    R.ERROR_REASON_MALFORMED_ACTION,
+                    Reason.ERROR_REASON_MALFORMED_ACTION,
                     f"expected a {self.Action.DESCRIPTOR.full_name}, got {type(action).__name__}",
                 )
             if not self.structured_is_legal(state, seat, action):
-                raise GameError(R.ERROR_REASON_ILLEGAL_ACTION,
+                raise GameError(Reason.ERROR_REASON_ILLEGAL_ACTION,
                                 f"{self._safe_describe(state, seat, action)} is not legal now")
             message = action
         events = self.mutate(state, seat, message, RandomSource(core.random))
@@ -195,7 +195,7 @@ class Engine(ABC):
     def end_by_clock(self, state: Any) -> list[common_pb2.Event]:
         """Ends a running game whose wall-clock limit has passed (called by the match service)."""
         if state.core.game_over:
-            raise GameError(R.ERROR_REASON_GAME_OVER, "the game is over")
+            raise GameError(Reason.ERROR_REASON_GAME_OVER, "the game is over")
         events = self.on_clock_expired(state)
         state.core.game_over = True
         state.core.seat_to_move = -1
@@ -216,13 +216,13 @@ class Engine(ABC):
         """Refuses a state that cannot be a state of this game (for states from untrusted bytes)."""
         core = state.core
         if not self.spec.min_players <= core.num_players <= self.spec.max_players:
-            raise GameError(R.ERROR_REASON_MALFORMED_STATE, f"state has {core.num_players} players")
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state has {core.num_players} players")
         if core.game_over != (core.seat_to_move == -1) or core.seat_to_move >= core.num_players:
-            raise GameError(R.ERROR_REASON_MALFORMED_STATE, f"state has seat {core.seat_to_move} to move")
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state has seat {core.seat_to_move} to move")
         try:
             self.check_invariants(state)
         except (AssertionError, IndexError, KeyError, ValueError) as exc:
-            raise GameError(R.ERROR_REASON_MALFORMED_STATE, f"state breaks the rules: {exc}") from exc
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state breaks the rules: {exc}") from exc
 
     def _safe_describe(self, state: Any, seat: int, action: Any) -> str:
         try:

@@ -18,7 +18,7 @@ from sizzle.common.v1 import common_pb2
 from sizzle.rules.v1 import rules_service_pb2 as pb
 from sizzle.rules.v1 import rules_service_pb2_grpc
 
-R = common_pb2.ErrorReason
+Reason = common_pb2.ErrorReason
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RulesService"].full_name
 
 # What a bad (but parseable) state can make an engine raise before validation catches it.
@@ -45,13 +45,13 @@ def unpack_state(game_state: pb.GameState) -> tuple[Engine, Any]:
     state = engine.State()
     if not game_state.state.Is(state.DESCRIPTOR):
         raise GameError(
-            R.ERROR_REASON_MALFORMED_STATE,
+            Reason.ERROR_REASON_MALFORMED_STATE,
             f"state is a {game_state.state.TypeName() or 'nothing'}, expected {state.DESCRIPTOR.full_name}",
         )
     try:
         game_state.state.Unpack(state)
     except DecodeError as exc:
-        raise GameError(R.ERROR_REASON_MALFORMED_STATE, "state bytes do not parse") from exc
+        raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, "state bytes do not parse") from exc
     engine.validate_state(state)
     return engine, state
 
@@ -60,13 +60,13 @@ def unpack_action(engine: Engine, structured: any_pb2.Any) -> Any:
     action = engine.Action()
     if not structured.Is(action.DESCRIPTOR):
         raise GameError(
-            R.ERROR_REASON_MALFORMED_ACTION,
+            Reason.ERROR_REASON_MALFORMED_ACTION,
             f"action is a {structured.TypeName() or 'nothing'}, expected {action.DESCRIPTOR.full_name}",
         )
     try:
         structured.Unpack(action)
     except DecodeError as exc:
-        raise GameError(R.ERROR_REASON_MALFORMED_ACTION, "action bytes do not parse") from exc
+        raise GameError(Reason.ERROR_REASON_MALFORMED_ACTION, "action bytes do not parse") from exc
     return action
 
 
@@ -99,19 +99,19 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
                 for i, a, d in engine.legal_action_descriptions(state)
             ]
         except ENGINE_FAULTS as exc:
-            raise GameError(R.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {exc}") from exc
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {exc}") from exc
         return pb.ListLegalActionsResponse(seat=state.core.seat_to_move, actions=actions)
 
     async def ApplyAction(self, request: pb.ApplyActionRequest, context: Any) -> pb.ApplyActionResponse:
         engine, state = unpack_state(request.state)
         which = request.WhichOneof("action")
         if which is None:
-            raise GameError(R.ERROR_REASON_MALFORMED_ACTION, "give the action as `structured` or `action_id`")
+            raise GameError(Reason.ERROR_REASON_MALFORMED_ACTION, "give the action as `structured` or `action_id`")
         action = request.action_id if which == "action_id" else unpack_action(engine, request.structured)
         try:
             events = engine.apply(state, request.seat, action)
         except ENGINE_FAULTS as exc:
-            raise GameError(R.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {exc}") from exc
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {exc}") from exc
         response = pb.ApplyActionResponse(state=wrap_state(engine, state), events=events)
         outcome = engine.outcome(state)
         if outcome is not None:
@@ -121,12 +121,12 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
     async def GetView(self, request: pb.GetViewRequest, context: Any) -> pb.GetViewResponse:
         engine, state = unpack_state(request.state)
         if not -1 <= request.seat < state.core.num_players:
-            raise GameError(R.ERROR_REASON_INVALID_SEAT, f"there is no seat {request.seat} at this table")
+            raise GameError(Reason.ERROR_REASON_INVALID_SEAT, f"there is no seat {request.seat} at this table")
         try:
             view = engine.view(state, request.seat)
             response = pb.GetViewResponse(view=pack(view), rendering=engine.render(view))
             if request.seat >= 0:
                 response.observation.extend(engine.observation(view).ravel().tolist())
         except ENGINE_FAULTS as exc:
-            raise GameError(R.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {exc}") from exc
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {exc}") from exc
         return response

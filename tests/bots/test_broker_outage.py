@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from services.app import Deps, create_server
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from services.match.redis_store import RedisStore
 from sizzle.match.v1 import match_service_pb2 as mpb

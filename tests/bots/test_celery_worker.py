@@ -15,7 +15,7 @@ import grpc
 import pytest
 import redis
 
-from services.app import Deps, create_server
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from services.match.redis_store import RedisStore
 from sizzle.match.v1 import match_service_pb2 as mpb
@@ -30,7 +30,7 @@ BROKER_DB = 12
 class Worker:
     def __init__(self, env: dict[str, str], concurrency: int = 1) -> None:
         self.log = open(f"/tmp/sizzle-worker-{uuid.uuid4().hex[:6]}.log", "w")  # noqa: SIM115
-        self.proc = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--concurrency",
+        self.proc = subprocess.Popen([sys.executable, "-m", "apps.cli", "worker", "--concurrency",
                                       str(concurrency)], env={**os.environ, **env}, stdout=self.log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
 

@@ -8,7 +8,7 @@ import time
 import grpc
 from prometheus_client import REGISTRY
 
-from services.app import Deps, create_server
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from sizzle.match.v1 import match_service_pb2 as mpb
 from tests.match.players import BOT, Player

@@ -34,12 +34,12 @@ import grpc
 from rich.console import Console
 from textual.app import App
 
+from apps.platform import Deps, create_server
 from clients.cli import invite_line, server_flag
 from clients.connection import new_match
 from clients.tui.lobby_app import LobbyApp
 from clients.tui.match_app import MatchApp
 from clients.tui.replay_app import ReplayApp
-from services.app import Deps, create_server
 from services.kit.config import Config
 from services.rules import registry
 from sizzle.match.v1 import match_service_pb2 as mpb

@@ -8,12 +8,12 @@ import dataclasses
 
 import pytest
 
+from apps.cli import build_parser, main
+from apps.platform import Deps, create_server
 from clients.cli import bot_pause, default_bots, invite_line, seat_for
 from clients.connection import DEFAULT_ADDR, ClientError, new_match
 from clients.tui.menu import KEYS, ActionMenu
 from clients.tui.table import clock_text, final_table, seat_name, standings, status_line, timer_text
-from services.app import Deps, create_server
-from services.cli import build_parser, main
 from services.kit.config import Config
 from services.rules import registry
 from sizzle.common.v1 import common_pb2

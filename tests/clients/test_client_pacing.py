@@ -11,10 +11,10 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
+from apps.platform import Deps, create_server
 from clients.connection import new_match
 from clients.tui.match_app import MatchApp
 from clients.tui.pacing import Pacer, is_bot_move, moves_of, people_at
-from services.app import Deps, create_server
 from services.kit.config import Config
 from sizzle.common.v1 import common_pb2
 from sizzle.match.v1 import match_service_pb2 as mpb

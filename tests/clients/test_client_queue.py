@@ -9,12 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from apps.cli import build_parser
+from apps.platform import Deps, create_server
 from clients.cli import seat_for
 from clients.connection import ClientError
 from clients.queue import queue_for_match
 from clients.tui.match_app import MatchApp
-from services.app import Deps, create_server
-from services.cli import build_parser
 from services.kit.config import Config
 from sizzle.match.v1 import match_service_pb2 as mpb
 from tests.clients.driving import SIZE, play_through, text_of

@@ -43,7 +43,7 @@ def test_a_bad_name_or_value_is_one_clear_line(env: dict[str, str], says: str) -
 def test_the_entry_point_refuses_a_mistyped_setting_without_a_traceback(command: list[str]) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SIZZLE_")}
     env["SIZZLE_REDIS_CLUSTR"] = "true"
-    done = subprocess.run([sys.executable, "-m", "services.cli", *command], env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "apps.cli", *command], env=env, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines()[-1] == (

@@ -15,7 +15,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from services.app import Deps, create_server
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from services.match.store import MemoryStore
 
@@ -29,7 +29,7 @@ def free_port() -> int:
 def test_sigterm_drains_and_exits() -> None:
     port = free_port()
     env = {**os.environ, "SIZZLE_ADDR": f"127.0.0.1:{port}", "SIZZLE_GRACE_SECONDS": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve"], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "apps.cli", "serve"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:

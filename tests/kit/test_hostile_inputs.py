@@ -31,7 +31,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.app import Deps, create_server
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from services.kit.errors import error_info
 from services.match.redis_store import RedisStore

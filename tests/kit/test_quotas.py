@@ -11,7 +11,7 @@ import grpc
 import pytest
 import redis
 
-from services.app import Deps, create_server
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from services.kit.errors import error_info, retry_info
 from services.match.redis_store import RedisStore

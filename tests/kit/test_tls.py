@@ -26,11 +26,11 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from apps.cli import build_parser, main
+from apps.platform import Deps, create_server
 from clients import minimal_client
 from clients.cli import invite_line, seat_for, tls_flags, tls_for
 from clients.connection import ClientError, MatchLink, new_match, peek_match
-from services.app import Deps, create_server
-from services.cli import build_parser, main
 from services.kit.config import Config
 from services.kit.server import start_server
 from services.kit.tls import ClientTLS, TLSConfigError, client_tls, open_channel, server_tls
@@ -346,7 +346,7 @@ def test_plaintext_stays_the_default() -> None:
 def test_sizzle_serve_half_configured_stops_with_one_line(pki: Pki) -> None:
     env = {**os.environ, "SIZZLE_ADDR": "127.0.0.1:0", "SIZZLE_TLS_CERT": pki.server_cert}
     env.pop("SIZZLE_TLS_KEY", None)
-    run = subprocess.run([sys.executable, "-m", "services.cli", "serve"], env=env, capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-m", "apps.cli", "serve"], env=env, capture_output=True, text=True,
                          timeout=60, cwd=ROOT)
     assert run.returncode == 1, run.stderr
     assert "Traceback" not in run.stderr and "Sizzle is serving" not in run.stdout, run.stderr

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
+from services.auth.tokens import TokenSigner
 from services.kit.config import DEV_TOKEN_KEY, Config
 from services.kit.errors import GameError
-from services.match.tokens import TokenSigner
 
 OLD = "old-key-0123456789abcdef0123456789"
 NEW = "new-key-0123456789abcdef0123456789"
@@ -20,7 +20,7 @@ NEW = "new-key-0123456789abcdef0123456789"
                                  {"SIZZLE_BROKER_URL": "redis://127.0.0.1:6379/13"}])
 def test_a_server_on_a_shared_store_refuses_to_start_without_a_key(env: dict[str, str]) -> None:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("SIZZLE_")}
-    done = subprocess.run([sys.executable, "-m", "services.cli", "serve", "--addr", "127.0.0.1:0"],
+    done = subprocess.run([sys.executable, "-m", "apps.cli", "serve", "--addr", "127.0.0.1:0"],
                           env={**clean, **env}, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "SIZZLE_TOKEN_KEY is not set" in done.stderr and done.stderr.count("\n") == 1  # one clear line

@@ -7,9 +7,15 @@ import asyncio
 
 from prometheus_client import REGISTRY
 
-from services.bench.harness import free_port
+from apps.bench.harness import free_port
 from services.kit.config import Config
-from services.match.celery_bots import TASK, CeleryBots
+from services.match.bot_turns import TASK
+from services.match.celery_bots import CeleryBots
+from workers.bots.celery_app import make_celery
+
+
+def celery_bots(config: Config) -> CeleryBots:
+    return CeleryBots(config, make_celery(config))
 
 
 def failures(game: str) -> float:
@@ -19,7 +25,7 @@ def failures(game: str) -> float:
 def test_a_turn_the_broker_cannot_take_is_counted_and_the_caller_does_not_wait() -> None:
     async def main() -> None:
         # Nothing listens on this port: every connection to the broker is refused.
-        bots = CeleryBots(Config(broker_url=f"redis://127.0.0.1:{free_port()}/0", bot_queue="bots-nowhere"))
+        bots = celery_bots(Config(broker_url=f"redis://127.0.0.1:{free_port()}/0", bot_queue="bots-nowhere"))
         before = failures("a_la_carte")
         loop = asyncio.get_running_loop()
         start = loop.time()
@@ -40,7 +46,7 @@ def test_the_loop_publisher_queues_the_message_celery_would(redis_url: str, redi
     import redis
 
     queue = f"{redis_prefix}:bots"
-    bots = CeleryBots(Config(broker_url=redis_url, bot_queue=queue))
+    bots = celery_bots(Config(broker_url=redis_url, bot_queue=queue))
     assert bots.publisher is not None  # a Redis broker: no thread
     args = ["m_0000000000000000", 1, 7, 1_700_000_000_000]
 
@@ -66,4 +72,4 @@ def test_the_loop_publisher_queues_the_message_celery_would(redis_url: str, redi
 
 
 def test_a_broker_other_than_redis_is_sent_to_from_a_thread() -> None:
-    assert CeleryBots(Config(broker_url="amqp://guest@127.0.0.1:5672//", bot_queue="bots")).publisher is None
+    assert celery_bots(Config(broker_url="amqp://guest@127.0.0.1:5672//", bot_queue="bots")).publisher is None

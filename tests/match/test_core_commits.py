@@ -10,9 +10,9 @@ import uuid
 
 import pytest
 
+from services.auth.tokens import SEAT, Identity
 from services.kit.errors import GameError
 from services.match.core import Matches
-from services.match.tokens import SEAT, Identity
 from sizzle.common.v1 import common_pb2
 from sizzle.match.v1 import match_service_pb2 as mpb
 from tests.match.test_log_replay import CountingStore, create, new_core, replicas

@@ -7,7 +7,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from services.match.bots import bot_request_id
+from services.match.bot_turns import bot_request_id
 from sizzle.match.v1 import match_service_pb2 as mpb
 from tests.match.players import BOT, HUMAN, Player, auth
 from tests.match.test_match_api import chan, redis_server, refused, seated  # noqa: F401 (fixtures)

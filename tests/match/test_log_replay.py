@@ -10,11 +10,11 @@ import uuid
 
 import pytest
 
+from services.auth.tokens import SEAT, SERVICE, Identity, TokenSigner
 from services.kit.config import Config
 from services.match.core import Matches, visible_events
 from services.match.core import pack as pack_action
 from services.match.store import MemoryStore
-from services.match.tokens import SEAT, SERVICE, Identity, TokenSigner
 from services.rules import registry
 from sizzle.match.v1 import match_service_pb2 as mpb
 

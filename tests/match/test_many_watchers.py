@@ -11,8 +11,8 @@ import time
 
 import grpc
 
-from services.bench.harness import server_process
-from services.bench.match import guests, new_match, submit_next
+from apps.bench.harness import server_process
+from apps.bench.match import guests, new_match, submit_next
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
 

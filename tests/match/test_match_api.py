@@ -13,7 +13,7 @@ import pytest
 import redis
 from google.protobuf import field_mask_pb2
 
-from services.app import Deps, create_server
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from services.kit.errors import error_info
 from services.match.redis_store import RedisStore

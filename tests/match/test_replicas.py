@@ -31,7 +31,7 @@ class Replica:
         self.log = open(f"/tmp/sizzle-replica-{self.port}.log", "w")  # noqa: SIM115
         env = {**os.environ, "SIZZLE_ADDR": f"127.0.0.1:{self.port}", "SIZZLE_REDIS_URL": redis_url,
                "SIZZLE_REDIS_PREFIX": prefix, "SIZZLE_TOKEN_KEY": KEY, "SIZZLE_GRACE_SECONDS": "0.5"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--services", "match"],
+        self.proc = subprocess.Popen([sys.executable, "-m", "apps.cli", "serve", "--services", "match"],
                                      env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self.channel = grpc.insecure_channel(f"127.0.0.1:{self.port}")
         grpc.channel_ready_future(self.channel).result(timeout=30)

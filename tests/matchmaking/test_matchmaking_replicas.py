@@ -14,8 +14,8 @@ import grpc
 import pytest
 import redis
 
-from services.app import Deps, create_server
-from services.bench.harness import free_port
+from apps.bench.harness import free_port
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
@@ -38,7 +38,7 @@ class Replica:
                     "SIZZLE_REDIS_PREFIX": prefix, "SIZZLE_TOKEN_KEY": KEY, "SIZZLE_MATCH_ADDR": match_target,
                     "SIZZLE_GRACE_SECONDS": "0.3", "SIZZLE_MATCHMAKING_INTERVAL_MS": "30",
                     "SIZZLE_MATCHMAKING_LEASE_MS": "1000", **env}
-        self.proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--services", "matchmaking"],
+        self.proc = subprocess.Popen([sys.executable, "-m", "apps.cli", "serve", "--services", "matchmaking"],
                                      env=full_env, stdout=self.log, stderr=subprocess.STDOUT)
         self.channel = grpc.insecure_channel(f"127.0.0.1:{self.port}")
 

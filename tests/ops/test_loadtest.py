@@ -12,7 +12,7 @@ import sys
 def test_loadtest_runs_the_topology_and_loses_no_action(redis_url: str) -> None:
     env = {**os.environ, "SIZZLE_LOADTEST_REDIS_URL": redis_url}
     run = subprocess.run(
-        [sys.executable, "-m", "services.loadtest", "--players", "8", "--seconds", "15", "--drain", "60",
+        [sys.executable, "-m", "apps.loadtest", "--players", "8", "--seconds", "15", "--drain", "60",
          "--workers", "1", "--game", "a_la_carte_cards", "--game", "grill_party"],
         env=env, capture_output=True, text=True, timeout=240,
     )

@@ -52,7 +52,7 @@ def test_prometheus_scrapes_the_stack() -> None:
     (config_dir / "targets" / "sizzle-test.json").write_text(json.dumps(
         [{"targets": [f"127.0.0.1:{metrics_port}"], "labels": {"component": "all-in-one"}}]))
     env = {**os.environ, "SIZZLE_ADDR": f"127.0.0.1:{grpc_port}", "SIZZLE_METRICS_PORT": str(metrics_port)}
-    sizzle = subprocess.Popen([sys.executable, "-m", "services.cli", "serve"], env=env,
+    sizzle = subprocess.Popen([sys.executable, "-m", "apps.cli", "serve"], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     prometheus = subprocess.Popen(
         [binary, f"--config.file={config_dir / 'prometheus.yml'}", f"--storage.tsdb.path={folder / 'data'}",

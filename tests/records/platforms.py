@@ -7,7 +7,7 @@ from typing import Any
 
 import grpc
 
-from services.app import Deps, create_server
+from apps.platform import Deps, create_server
 from services.kit.config import Config
 from services.match.redis_store import RedisStore
 from sizzle.auth.v1 import auth_service_pb2 as apb

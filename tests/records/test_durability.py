@@ -90,7 +90,7 @@ def test_a_finished_match_its_history_and_ratings_outlive_redis(postgres_db: Rec
 
         flush(redis_url, redis_prefix)  # lost again: an operator rebuilds it at once
         rebuilt = subprocess.run(
-            [sys.executable, "-m", "services.cli", "ratings", "rebuild"], capture_output=True, text=True, timeout=60,
+            [sys.executable, "-m", "apps.cli", "ratings", "rebuild"], capture_output=True, text=True, timeout=60,
             env={**os.environ, **postgres_db.env(), "SIZZLE_REDIS_URL": redis_url, "SIZZLE_REDIS_PREFIX": redis_prefix,
                  "SIZZLE_TOKEN_KEY": KEY})
         assert rebuilt.returncode == 0 and "2 ratings" in rebuilt.stdout, rebuilt.stderr

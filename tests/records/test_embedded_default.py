@@ -30,7 +30,7 @@ class Platform:
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("SIZZLE_")}
         env.update(SIZZLE_ADDR=f"127.0.0.1:{self.port}", SIZZLE_GRACE_SECONDS="0.5")
-        self.proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve"], cwd=folder, env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "apps.cli", "serve"], cwd=folder, env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.channel = grpc.insecure_channel(f"127.0.0.1:{self.port}")
         grpc.channel_ready_future(self.channel).result(timeout=60)

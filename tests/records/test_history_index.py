@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from services.bench.records import PLAYERS, history_pages
+from apps.bench.records import PLAYERS, history_pages
 
 
 def testhistory_pages_read_their_index_only(postgres_url: str) -> None:

@@ -70,7 +70,7 @@ def test_the_previous_schema_upgrades_with_its_rows(postgres_db: RecordsDatabase
 
 
 def _sizzle(*args: str, env: dict[str, str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "services.cli", *args], env={**os.environ, **env},
+    return subprocess.run([sys.executable, "-m", "apps.cli", *args], env={**os.environ, **env},
                           capture_output=True, text=True, timeout=timeout)
 
 

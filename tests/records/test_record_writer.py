@@ -36,7 +36,7 @@ class Replica:
         env = {**os.environ, **database.env(), "SIZZLE_ADDR": f"127.0.0.1:{self.port}", "SIZZLE_REDIS_URL": redis_url,
                "SIZZLE_REDIS_PREFIX": prefix, "SIZZLE_TOKEN_KEY": KEY, "SIZZLE_GRACE_SECONDS": "0.5",
                "SIZZLE_RECORDS_INTERVAL_MS": "50", "SIZZLE_RECORDS_LEASE_MS": "1500", **settings}
-        self.proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--services", "match"], env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "apps.cli", "serve", "--services", "match"], env=env,
                                      stdout=self.log, stderr=subprocess.STDOUT)
         self.channel = grpc.insecure_channel(f"127.0.0.1:{self.port}")
         grpc.channel_ready_future(self.channel).result(timeout=30)

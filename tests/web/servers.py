@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from services.app import Deps, Platform, create_server
+from apps.platform import Deps, Platform, create_server
 from services.kit.config import Config
 from services.web.server import RunningWeb, start_web
 from services.web.site import CLIENT_DIR

@@ -13,7 +13,7 @@ import grpc
 import pytest
 from playwright.sync_api import Browser, expect
 
-from services.app import Deps
+from apps.platform import Deps
 from services.web.server import start_web
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc

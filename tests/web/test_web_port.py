@@ -23,7 +23,7 @@ from google.protobuf import descriptor_pool, message_factory
 from google.rpc import error_details_pb2
 from prometheus_client import REGISTRY
 
-from services.app import Deps
+from apps.platform import Deps
 from sizzle.auth.v1 import auth_service_pb2 as apb
 from sizzle.auth.v1 import auth_service_pb2_grpc
 from sizzle.match.v1 import match_service_pb2 as mpb

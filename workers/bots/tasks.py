@@ -13,8 +13,9 @@ import grpc
 from celery.signals import worker_process_init
 from celery.signals import worker_process_shutdown as worker_process_shutdown_signal
 
+from services.auth.tokens import TokenSigner
 from services.kit.tls import client_tls, open_channel
-from services.match.tokens import TokenSigner
+from services.match.bot_turns import TASK
 from sizzle.match.v1 import match_service_pb2_grpc
 from workers.bots.celery_app import app, config
 from workers.bots.turn import play_turn
@@ -49,7 +50,7 @@ class TransientError(Exception):
     """A gRPC failure worth retrying (the match service is restarting or overloaded)."""
 
 
-@app.task(name="workers.bots.tasks.take_turn", bind=True, acks_late=True, autoretry_for=(TransientError,),
+@app.task(name=TASK, bind=True, acks_late=True, autoretry_for=(TransientError,),
           retry_backoff=0.2, retry_backoff_max=5, retry_jitter=True, max_retries=8)
 def take_turn(self: Any, match_id: str, seat: int, version: int, dispatched_unix_ms: int = 0) -> str:
     stub = _stub()

@@ -8,22 +8,18 @@ often it is dispatched.
 from __future__ import annotations
 
 import logging
-import random
 import time
-from collections.abc import Callable
 from typing import Any
 
 import grpc
 
 from services.kit import metrics
 from services.kit.errors import error_info
-from services.match.bots import bot_request_id, difficulty_name
-from services.match.read_masks import BOT_READ
+from services.match.bot_turns import BOT_READ, BotFactory, decide
 from services.rules import registry
 from sizzle.match.v1 import match_service_pb2 as mpb
 
 log = logging.getLogger("sizzle.bots.turn")
-BotFactory = Callable[[str, str, random.Random], Any]
 
 
 def play_turn(stub: Any, bot_token: str, match_id: str, seat: int, version: int, make_bot: BotFactory,
@@ -38,14 +34,9 @@ def play_turn(stub: Any, bot_token: str, match_id: str, seat: int, version: int,
     engine = registry.get_engine(match.game_id)
     view = engine.View()
     current.view.Unpack(view)
-    legal = [a.action_id for a in current.legal_actions]
-    rng = random.Random(f"{match_id}:{seat}:{version}")
-    bot = make_bot(match.game_id, difficulty_name(match.seats[seat].difficulty), rng)
-    action_id = bot.step(view, legal)  # the policy records its own decision time, once
+    request = decide(make_bot, match, seat, view, [a.action_id for a in current.legal_actions])
     if think_seconds:
         time.sleep(think_seconds)
-    request = mpb.SubmitActionRequest(match_id=match_id, action_id=action_id, expected_version=version,
-                                      request_id=bot_request_id(match_id, seat, version), seat=seat)
     try:
         stub.SubmitAction(request, metadata=metadata, timeout=timeout)
     except grpc.RpcError as error:

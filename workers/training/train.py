@@ -42,7 +42,7 @@ import torch
 
 from services.rules.registry import get_engine
 from workers.bots.policy import MODELS_DIR, Difficulty, card_path, file_sha256, model_path
-from workers.training.experts import expert_class
+from workers.training.experts import expert_class, training_defaults
 from workers.training.model import (
     INPUT_NAME,
     OPSET,
@@ -58,18 +58,9 @@ from workers.training.selfplay import ChunkJob, ChunkResult, Samples, ValueSampl
 from workers.training.tournament import default_table_sizes, run_tournament
 
 MAX_MODEL_BYTES = 5 * 1024 * 1024
-# Settings every game trains with unless GAME_DEFAULTS (or the command line) says otherwise.
+# Settings every game trains with unless its expert module's TRAINING_DEFAULTS (so that `make train
+# GAME=<id>` reproduces its shipped model) or the command line says otherwise.
 COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6}
-# Where a game needs more, so that `make train GAME=<id>` reproduces its shipped model: the a_la_carte
-# expert's exact dish values are a rich function of stoves and dispensers, and grill_party's exchange
-# choices weigh several lookahead terms; both imitate better with a network twice as wide. grill_party
-# also needs more games and epochs: imitation alone, 512 wide, 10 epochs, judged over 1,000 games
-# against heuristics, made 1.46x chance from 3,000 games and 1.55x from 12,000 (agreement with the
-# expert's exchanges 65% -> 72%; a third layer did not help).
-GAME_DEFAULTS: dict[str, dict[str, int]] = {
-    "a_la_carte": {"hidden": 512},
-    "grill_party": {"heuristic_games": 15000, "hidden": 512, "imitation_epochs": 10},
-}
 MIN_VALUE_VARIANCE = 1e-3  # below this the games' outcomes hardly differ: nothing for the teacher
 
 
@@ -185,14 +176,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--teacher", choices=("expert", "search"),
                         help="expert bot or value-scored search (default: expert when the game has one)")
     parser.add_argument("--heuristic-games", type=int,
-                        help="imitation games (and value games; default 3000, see GAME_DEFAULTS)")
+                        help="imitation games (and value games; default 3000, or TRAINING_DEFAULTS)")
     parser.add_argument("--labels", type=int, help="teacher labels per round (default 4000; 20000 with the expert)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--redraws", type=int, default=4, help="redrawn hidden states per teacher decision")
     parser.add_argument("--max-candidates", type=int, default=8)
-    parser.add_argument("--hidden", type=int, help="hidden layer width (default 256, see GAME_DEFAULTS)")
+    parser.add_argument("--hidden", type=int, help="hidden layer width (default 256, or TRAINING_DEFAULTS)")
     parser.add_argument("--layers", type=int, default=2)
-    parser.add_argument("--imitation-epochs", type=int, help="default 6, see GAME_DEFAULTS")
+    parser.add_argument("--imitation-epochs", type=int, help="default 6, or TRAINING_DEFAULTS")
     parser.add_argument("--epochs", type=int, default=10, help="fine-tuning epochs per teacher round")
     parser.add_argument("--finetune-lr", type=float, default=3e-4)
     parser.add_argument("--imitation-keep", type=int, default=60000,
@@ -205,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MODELS_DIR)
     args = parser.parse_args(argv)
 
-    for name, value in (COMMON_DEFAULTS | GAME_DEFAULTS.get(args.game, {})).items():
+    for name, value in (COMMON_DEFAULTS | training_defaults(args.game)).items():
         if getattr(args, name) is None:
             setattr(args, name, value)
     torch.set_num_threads(1)

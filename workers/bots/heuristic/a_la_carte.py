@@ -28,7 +28,6 @@ from services.rules.games.a_la_carte.content import (
 from services.rules.games.a_la_carte.kitchen import is_finished, is_spoiled
 from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
 
-L = LAYOUT
 # Faces of the fixed-heat kind, to judge the risk of a roll.
 FIXED_HEATS = [face.amount for face in CONTENT.die if face.kind == pb.DIE_FACE_KIND_HEAT]
 DIE_FACES = len(CONTENT.die)
@@ -108,31 +107,31 @@ class ALaCarteHeuristic:
         if phase == pb.PHASE_SPOILED:
             return self._cool_or_trash(me.stove, legal)
         if phase == pb.PHASE_CREPE_FLIP:
-            return L.flip
+            return LAYOUT.flip
         return self._act(view, me, legal)
 
     # ------------------------------------------------------------------ decisions
     def _choose_dish(self, me: Any, legal: list[int]) -> int:
         best, best_value = legal[0], -1.0
         for action_id in legal:
-            if action_id == L.crepe:
+            if action_id == LAYOUT.crepe:
                 value = crepe_value(me.skill, self._actions_left)
             else:
-                value = dish_value(action_id - L.dish_base)
+                value = dish_value(action_id - LAYOUT.dish_base)
             value += self.rng.random() * 0.02
             if value > best_value:
                 best, best_value = action_id, value
         return best
 
     def _choose_heat(self, stove: Any, legal: list[int]) -> int:
-        amounts = [a - L.choose_heat_base + 1 for a in legal]
+        amounts = [a - LAYOUT.choose_heat_base + 1 for a in legal]
         if stove.crepe:
             return legal[0]  # the crepe's heat does not matter until it burns
         recipe = RECIPES[stove.dish]
         landing = [a for a in amounts if recipe.heat_min <= stove.heat + a <= recipe.heat_max]
         safe = [a for a in amounts if stove.heat + a < recipe.burnt_at]
         amount = min(landing) if landing else (max(safe) if safe else min(amounts))
-        return L.choose_heat_base + amount - 1
+        return LAYOUT.choose_heat_base + amount - 1
 
     def _take_cup(self, view: Any, legal: list[int]) -> int:
         """Take from the richest rival; prefer the cups that help most (swap, spoons, lower)."""
@@ -140,7 +139,7 @@ class ALaCarteHeuristic:
         preference = {pb.CUP_KIND_SWAP_STOVES: 3, pb.CUP_KIND_THREE_SPOONS: 2, pb.CUP_KIND_LOWER_HEAT: 1}
 
         def score(action_id: int) -> tuple[int, int]:
-            k, c = divmod(action_id - L.take_cup_base, NUM_CUP_KINDS)
+            k, c = divmod(action_id - LAYOUT.take_cup_base, NUM_CUP_KINDS)
             rival = view.players[(view.core.viewer + k + 1) % n]
             return rival.points, preference.get(CONTENT.cups[c].kind, 0)
 
@@ -148,12 +147,12 @@ class ALaCarteHeuristic:
 
     def _cool_or_trash(self, stove: Any, legal: list[int]) -> int:
         recipe = RECIPES[stove.dish]
-        cooled = {a: stove.heat - (a - L.lower_base + 1) for a in legal if a != L.trash}
+        cooled = {a: stove.heat - (a - LAYOUT.lower_base + 1) for a in legal if a != LAYOUT.trash}
         for action_id, heat in cooled.items():
             if recipe.heat_min <= heat <= recipe.heat_max:
                 return action_id
         saving = [a for a, heat in cooled.items() if heat < recipe.burnt_at]
-        return saving[0] if saving else L.trash
+        return saving[0] if saving else LAYOUT.trash
 
     def _act(self, view: Any, me: Any, legal: list[int]) -> int:
         stove = me.stove
@@ -161,22 +160,22 @@ class ALaCarteHeuristic:
         if coffee is not None:
             return coffee
         recipe = RECIPES[stove.dish] if stove.dish >= 0 else None
-        seasons = [a for a in legal if L.season_base <= a < L.choose_heat_base]
-        if recipe is None or (L.roll not in legal and not seasons):
+        seasons = [a for a in legal if LAYOUT.season_base <= a < LAYOUT.choose_heat_base]
+        if recipe is None or (LAYOUT.roll not in legal and not seasons):
             # Only coffee breaks are offered (a plan's): the most useful one.
-            return L.roll if L.roll in legal else self._any_coffee(view, me, legal)
-        lacking = [a for a in seasons if stove.pan[a - L.season_base] < recipe.needs[a - L.season_base]]
+            return LAYOUT.roll if LAYOUT.roll in legal else self._any_coffee(view, me, legal)
+        lacking = [a for a in seasons if stove.pan[a - LAYOUT.season_base] < recipe.needs[a - LAYOUT.season_base]]
         if lacking:
             # The condiment lacking most; among equals the fullest dispenser (less salt per tip).
             def shortfall(action_id: int) -> tuple[int, int]:
-                d = action_id - L.season_base
+                d = action_id - LAYOUT.season_base
                 return recipe.needs[d] - stove.pan[d], view.dispensers[d].pieces
 
             return max(lacking, key=shortfall)
-        if (stove.heat < recipe.heat_min or not seasons) and L.roll in legal:
-            return L.roll
+        if (stove.heat < recipe.heat_min or not seasons) and LAYOUT.roll in legal:
+            return LAYOUT.roll
         # In range but stuck (a needed dispenser is empty): season what is safest, else roll.
-        return min(seasons, key=lambda a: stove.pan[a - L.season_base])
+        return min(seasons, key=lambda a: stove.pan[a - LAYOUT.season_base])
 
     def _any_coffee(self, view: Any, me: Any, legal: list[int]) -> int:
         """A coffee break when nothing else is offered: the next tip of the cup in use, spoons, a
@@ -184,12 +183,13 @@ class ALaCarteHeuristic:
         tip = self._reseason(view, me, legal, eager=True)
         if tip is not None:
             return tip
-        if L.spoons in legal:
-            return L.spoons
-        swaps = [a for a in legal if L.swap_base <= a < L.spoons]
+        if LAYOUT.spoons in legal:
+            return LAYOUT.spoons
+        swaps = [a for a in legal if LAYOUT.swap_base <= a < LAYOUT.spoons]
         if swaps:
             n = view.core.num_players
-            return max(swaps, key=lambda a: progress(view.players[(view.core.viewer + a - L.swap_base + 1) % n].stove))
+            return max(swaps, key=lambda a: progress(
+                view.players[(view.core.viewer + a - LAYOUT.swap_base + 1) % n].stove))
         return legal[0]
 
     def _coffee(self, view: Any, me: Any, legal: list[int]) -> int | None:
@@ -198,13 +198,13 @@ class ALaCarteHeuristic:
         stove = me.stove
         # Swap for a rival's dish that is ready to serve (served at once on our turn).
         for action_id in legal:
-            if L.swap_base <= action_id < L.spoons:
-                rival = view.players[(seat + action_id - L.swap_base + 1) % n]
+            if LAYOUT.swap_base <= action_id < LAYOUT.spoons:
+                rival = view.players[(seat + action_id - LAYOUT.swap_base + 1) % n]
                 if is_finished(rival.stove) and not is_finished(stove):
                     return action_id
         recipe = RECIPES[stove.dish] if stove.dish >= 0 else None
         # Cool a dish that is above its green range (a rival's every-stove roll, say).
-        lowers = [a for a in legal if L.lower_base <= a < L.take_cup_base]
+        lowers = [a for a in legal if LAYOUT.lower_base <= a < LAYOUT.take_cup_base]
         if recipe is not None and lowers and stove.heat > recipe.heat_max:
             return lowers[-1]
         # Spoil the leading rival's dish: up to three tips, once it holds a piece or more.
@@ -212,11 +212,11 @@ class ALaCarteHeuristic:
         if tip is not None:
             return tip
         # Three more spoons (it closes the other cups) when the dish needs more work than the actions left.
-        if L.spoons in legal and recipe is not None:
+        if LAYOUT.spoons in legal and recipe is not None:
             lacking = sum(max(0, need - have) for need, have in zip(recipe.needs, stove.pan, strict=True))
             climb = max(0, recipe.heat_min - stove.heat)
             if lacking + (climb + 1) // 2 > view.actions_left and burn_risk(stove.heat, recipe.burnt_at) < 0.2:
-                return L.spoons
+                return LAYOUT.spoons
         return None
 
     def _reseason(self, view: Any, me: Any, legal: list[int], eager: bool) -> int | None:
@@ -224,12 +224,12 @@ class ALaCarteHeuristic:
         a new one onto the leading rival's dish that holds a piece (any such dish when `eager`)."""
         n = view.core.num_players
         seat = view.core.viewer
-        reseasons = [a for a in legal if L.reseason_base <= a < L.lower_base]
+        reseasons = [a for a in legal if LAYOUT.reseason_base <= a < LAYOUT.lower_base]
         if not reseasons:
             return None
 
         def target(action_id: int) -> Any:
-            return view.players[(seat + (action_id - L.reseason_base) // NUM_CONDIMENTS + 1) % n]
+            return view.players[(seat + (action_id - LAYOUT.reseason_base) // NUM_CONDIMENTS + 1) % n]
 
         if view.HasField("reseasoning"):
             ongoing = [a for a in reseasons if target(a).seat == view.reseasoning.seat]
@@ -261,7 +261,7 @@ class ALaCarteHeuristic:
     def _danger(view: Any, stove: Any, action_id: int) -> float:
         """How close a tip of this dispenser brings the dish to three of a colour or three salt; a
         colour the recipe still lacks would help it, so it comes last."""
-        d = (action_id - L.reseason_base) % NUM_CONDIMENTS
+        d = (action_id - LAYOUT.reseason_base) % NUM_CONDIMENTS
         needs = RECIPES[stove.dish].needs
         dispenser = view.dispensers[d]
         held = dispenser.pieces + dispenser.salt

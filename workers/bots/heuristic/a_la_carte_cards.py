@@ -19,19 +19,19 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, LAYOUT, K, R
+from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, LAYOUT, NUM_COURSES, NUM_RECIPES
 from services.rules.games.a_la_carte_cards.encoding import unseen_counts
 from services.rules.games.a_la_carte_cards.scoring import NEEDS, POINTS, hand_score
 
 LOOKAHEAD_WEIGHT = 0.5  # how much the next draw's promise counts next to the dishes in hand
-SERVE_IDS = range(LAYOUT.serve_base, LAYOUT.serve_base + R)
-DISCARD_IDS = range(LAYOUT.discard_base, LAYOUT.discard_base + K)
+SERVE_IDS = range(LAYOUT.serve_base, LAYOUT.serve_base + NUM_RECIPES)
+DISCARD_IDS = range(LAYOUT.discard_base, LAYOUT.discard_base + NUM_COURSES)
 Score = Callable[[list[int]], float]
 
 
 def _best_after_discard(hand: list[int], score: Score) -> float:
     best = -1.0
-    for k in range(K):
+    for k in range(NUM_COURSES):
         if hand[k]:
             hand[k] -= 1
             best = max(best, score(hand))
@@ -44,7 +44,7 @@ def _expected(six: list[int], weights: Sequence[int], score: Score) -> float:
     total = float(sum(weights))
     expected = 0.0
     hand = list(six)
-    for k in range(K):
+    for k in range(NUM_COURSES):
         if weights[k]:
             hand[k] += 1
             expected += weights[k] / total * _best_after_discard(hand, score)
@@ -55,12 +55,12 @@ def _expected(six: list[int], weights: Sequence[int], score: Score) -> float:
 @lru_cache(maxsize=1024)
 def _restock_draws(cards: int) -> tuple[tuple[int, ...], ...]:
     """Every count by course of `cards` cards (what a restock can bring)."""
-    if K == 0:
+    if NUM_COURSES == 0:
         return ((),)
     out: list[tuple[int, ...]] = []
 
     def fill(prefix: tuple[int, ...], left: int) -> None:
-        if len(prefix) == K - 1:
+        if len(prefix) == NUM_COURSES - 1:
             out.append((*prefix, left))
             return
         for count in range(left + 1):
@@ -90,7 +90,7 @@ def _serving_sets(hand: Sequence[int]) -> list[tuple[int, ...]]:
     sets: list[tuple[int, ...]] = []
 
     def search(left: list[int], recipe: int, chosen: tuple[int, ...]) -> None:
-        if recipe == R:
+        if recipe == NUM_RECIPES:
             sets.append(chosen)
             return
         needs = NEEDS[recipe]
@@ -154,15 +154,15 @@ class ALaCarteCardsHeuristic:
         leftover whose restock promises the most dishes in the next hand."""
         allowed = {a - LAYOUT.serve_base for a in serves}
         total = float(sum(weights))
-        shares = [w / total for w in weights] if total else [1.0 / K] * K
+        shares = [w / total for w in weights] if total else [1.0 / NUM_COURSES] * NUM_COURSES
         best_id, best_key = serves[0], -1.0
         for dishes in _serving_sets(hand):
-            first = next((r for r in range(R) if dishes[r] and r in allowed), None)
+            first = next((r for r in range(NUM_RECIPES) if dishes[r] and r in allowed), None)
             if first is None:
                 continue
             left = list(hand)
             for r, count in enumerate(dishes):
-                for k in range(K):
+                for k in range(NUM_COURSES):
                     left[k] -= count * NEEDS[r][k]
             cards = sum(dishes) * CONTENT.restock_per_dish
             promise = 0.0

@@ -15,7 +15,7 @@ from services.rules.games.grill_party.content import LAYOUT
 from services.rules.games.grill_party.rules import CARDS, GRILLABLES, condition_holds
 from sizzle.games.grill_party.v1 import grill_party_pb2 as pb
 
-K = LAYOUT.kinds
+KINDS = LAYOUT.kinds
 
 
 class GrillPartyHeuristic:
@@ -37,8 +37,8 @@ class GrillPartyHeuristic:
         hand = list(view.players[view.core.viewer].hand)
         best, best_score = legal_actions[0], -1.0
         for action_id in legal_actions:
-            source, rest = divmod(action_id, K * K)
-            take, give = divmod(rest, K)
+            source, rest = divmod(action_id, KINDS * KINDS)
+            take, give = divmod(rest, KINDS)
             grill = list(view.grill)
             if source == 0:
                 grill[take] -= 1

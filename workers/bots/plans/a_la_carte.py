@@ -14,16 +14,15 @@ from services.rules.games.a_la_carte.content import LAYOUT, RECIPES
 from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
 from workers.bots.plans import Plan
 
-L = LAYOUT
 SEATS_RULED_BY_US = True
 
 
 def _is_dish(action_id: int) -> bool:
-    return L.dish_base <= action_id < L.crepe
+    return LAYOUT.dish_base <= action_id < LAYOUT.crepe
 
 
 def _offered_dishes(view: Any) -> list[int]:
-    return [a - L.dish_base for a in legal_ids(view) if _is_dish(a)]
+    return [a - LAYOUT.dish_base for a in legal_ids(view) if _is_dish(a)]
 
 
 def _best_dish(view: Any, action_id: int, key: Any) -> bool:
@@ -31,7 +30,7 @@ def _best_dish(view: Any, action_id: int, key: Any) -> bool:
     if not _is_dish(action_id) or view.phase != pb.PHASE_CHOOSE_DISH:
         return False
     offered = _offered_dishes(view)
-    return key(action_id - L.dish_base) == max(key(dish) for dish in offered)
+    return key(action_id - LAYOUT.dish_base) == max(key(dish) for dish in offered)
 
 
 def _condiments(dish: int) -> int:
@@ -39,16 +38,16 @@ def _condiments(dish: int) -> int:
 
 
 PLANS: tuple[Plan, ...] = (
-    Plan("always heat", lambda view, a: a == L.roll),
-    Plan("always season", lambda view, a: L.season_base <= a < L.choose_heat_base),
-    Plan("always a coffee break", lambda view, a: L.swap_base <= a < L.take_cup_base),
-    Plan("always re-season", lambda view, a: L.reseason_base <= a < L.lower_base),
-    Plan("always swap stoves", lambda view, a: L.swap_base <= a < L.spoons),
-    Plan("always three spoons", lambda view, a: a == L.spoons),
-    Plan("always lower the heat", lambda view, a: L.lower_base <= a < L.take_cup_base),
-    Plan("always the crepe", lambda view, a: a == L.crepe),
-    Plan("always trash a burnt dish", lambda view, a: a == L.trash),
-    Plan("always turn the knob up by 3", lambda view, a: a == L.choose_heat_base + L.choose_max - 1),
+    Plan("always heat", lambda view, a: a == LAYOUT.roll),
+    Plan("always season", lambda view, a: LAYOUT.season_base <= a < LAYOUT.choose_heat_base),
+    Plan("always a coffee break", lambda view, a: LAYOUT.swap_base <= a < LAYOUT.take_cup_base),
+    Plan("always re-season", lambda view, a: LAYOUT.reseason_base <= a < LAYOUT.lower_base),
+    Plan("always swap stoves", lambda view, a: LAYOUT.swap_base <= a < LAYOUT.spoons),
+    Plan("always three spoons", lambda view, a: a == LAYOUT.spoons),
+    Plan("always lower the heat", lambda view, a: LAYOUT.lower_base <= a < LAYOUT.take_cup_base),
+    Plan("always the crepe", lambda view, a: a == LAYOUT.crepe),
+    Plan("always trash a burnt dish", lambda view, a: a == LAYOUT.trash),
+    Plan("always turn the knob up by 3", lambda view, a: a == LAYOUT.choose_heat_base + LAYOUT.choose_max - 1),
     Plan("always the dish worth most", lambda view, a: _best_dish(view, a, lambda d: RECIPES[d].points)),
     Plan("always the fewest condiments", lambda view, a: _best_dish(view, a, lambda d: -_condiments(d))),
     Plan(

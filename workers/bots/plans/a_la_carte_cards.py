@@ -1,6 +1,6 @@
 """Single-minded plans of A la carte, the card game, and the figures of heuristic tables.
 
-    python -m workers.bots.plans.a_la_carte_cards [--games N] [--players P ...] [--rounds R]
+    python -m workers.bots.plans.a_la_carte_cards [--games N] [--players P ...] [--rounds NUM_RECIPES]
 
 The plans are what a player hunting for the simplest strong plan would try: one source of cards
 (always the deck, always the pile, always a main course off the pile), one serving habit (serve at
@@ -23,7 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.rules.games.a_la_carte_cards.content import CONTENT, COURSES, LAYOUT, K, R, course_name
+from services.rules.games.a_la_carte_cards.content import (
+    CONTENT,
+    COURSES,
+    LAYOUT,
+    NUM_COURSES,
+    NUM_RECIPES,
+    course_name,
+)
 from services.rules.games.a_la_carte_cards.scoring import can_serve, final_score
 from services.rules.registry import get_engine
 from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
@@ -33,7 +40,7 @@ from workers.training.arena import play_out
 from workers.training.tournament import wilson
 
 GAME_ID = "a_la_carte_cards"
-SERVE_IDS = range(LAYOUT.serve_base, LAYOUT.serve_base + R)
+SERVE_IDS = range(LAYOUT.serve_base, LAYOUT.serve_base + NUM_RECIPES)
 MAIN_COURSE = pb.COURSE_MAIN_COURSE
 # The course every dish needs one of and the deck holds fewest of: it paces the game.
 SCARCE = min(CONTENT.deck, key=lambda entry: entry.count).course
@@ -48,7 +55,7 @@ SEATS_RULED_BY_US = False
 
 def _holds_a_dish(view: Any) -> bool:
     hand = view.players[view.core.viewer].hand
-    return any(can_serve(hand, r) for r in range(R))
+    return any(can_serve(hand, r) for r in range(NUM_RECIPES))
 
 
 def _always_discard(k: int) -> Plan:
@@ -75,8 +82,8 @@ PLANS: tuple[Plan, ...] = (
     ),
     Plan("always serve at once", lambda view, a: a in SERVE_IDS),
     Plan("never serve (hoard for the end)", lambda view, a: a not in SERVE_IDS),
-    *(_serve_recipe(r) for r in range(R)),
-    *(_always_discard(k) for k in range(K)),
+    *(_serve_recipe(r) for r in range(NUM_RECIPES)),
+    *(_always_discard(k) for k in range(NUM_COURSES)),
 )
 
 

@@ -21,7 +21,7 @@ from services.rules.games.grill_party.rules import CARDS, HOLDS, condition_holds
 from sizzle.games.grill_party.v1 import grill_party_pb2 as pb
 from workers.bots.plans import Plan
 
-K = LAYOUT.kinds
+KINDS = LAYOUT.kinds
 # Seats: the rulebook's end (the game stops the moment someone plays out) decides what a seat is
 # worth, not a ruling of ours.
 SEATS_RULED_BY_US = False
@@ -33,8 +33,8 @@ def _exchange(action_id: int) -> tuple[int, int, int] | None:
     """(source, take, give) of an exchange id (source 0: the grill; r: the seat r places to the left)."""
     if action_id >= LAYOUT.play_base:
         return None
-    source, rest = divmod(action_id, K * K)
-    take, give = divmod(rest, K)
+    source, rest = divmod(action_id, KINDS * KINDS)
+    take, give = divmod(rest, KINDS)
     return source, take, give
 
 

@@ -7,11 +7,14 @@ can learn to play like it from the same observation. It plays better than the he
 beginner): `python -m workers.training.tournament --hero expert --game G` measures by how much. It is
 a teacher, not a difficulty: the workers never run it.
 
-`expert_bot(game_id, rng)` finds a game's expert; a game without one gets its heuristic.
+`expert_bot(game_id, rng)` finds a game's expert; a game without one gets its heuristic. A module may
+also hold TRAINING_DEFAULTS, the settings `make train` needs for that game beyond its common ones
+(`training_defaults(game_id)`).
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any
 
@@ -33,3 +36,15 @@ def expert_bot(game_id: str, rng: random.Random) -> Bot:
         return heuristic_bot(game_id, rng)
     bot: Bot = cls(rng)
     return bot
+
+
+def training_defaults(game_id: str) -> dict[str, int]:
+    """The training settings the game's expert module asks for (its TRAINING_DEFAULTS), or none."""
+    module_name = f"{__name__}.{game_id}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise  # the module exists but one of its own imports is missing: a real bug
+        return {}
+    return dict(getattr(module, "TRAINING_DEFAULTS", {}))

@@ -52,7 +52,11 @@ from services.rules.games.a_la_carte.content import (
 )
 from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
 
-L = LAYOUT
+# What `make train GAME=a_la_carte` needs beyond train.py's common settings to reproduce the shipped
+# model: the exact dish values are a rich function of stoves and dispensers, which a network twice as
+# wide imitates better.
+TRAINING_DEFAULTS = {"hidden": 512}
+
 MAX_HEAT = CONTENT.max_heat
 OVER = CONTENT.overseasoned_at
 OVERSALT = CONTENT.oversalted_at
@@ -352,7 +356,7 @@ class ALaCarteExpert:
         if phase == pb.PHASE_SPOILED:
             return self._rescue(view, legal)
         if phase == pb.PHASE_CREPE_FLIP:
-            return L.flip if L.flip in legal else legal[0]
+            return LAYOUT.flip if LAYOUT.flip in legal else legal[0]
         return self._act(view, legal)
 
     # ------------------------------------------------------------------ decisions
@@ -365,12 +369,12 @@ class ALaCarteExpert:
         best_rival = max(p.points for i, p in enumerate(view.players) if i != me)
         best, best_value = legal[0], -1e9
         for action_id in legal:
-            if action_id == L.crepe:
+            if action_id == LAYOUT.crepe:
                 points = CONTENT.crepe.points
                 value = crepe_value(skill, view.actions_left, view.core.num_players)
             else:
-                points = RECIPES[action_id - L.dish_base].points
-                value = self._model(view, me, action_id - L.dish_base).value(start)
+                points = RECIPES[action_id - LAYOUT.dish_base].points
+                value = self._model(view, me, action_id - LAYOUT.dish_base).value(start)
             if last:
                 # Serving it ends the game: it had better put us in front.
                 lead = player.points + points - best_rival
@@ -388,14 +392,14 @@ class ALaCarteExpert:
         key = stove_key(stove)
         # Rivals heat and re-season our pan only between our turns.
         follow = model.value if view.actions_left > 0 else model.value_after
-        return max(legal, key=lambda a: follow(_with_heat(key, key[0] + a - L.choose_heat_base + 1)))
+        return max(legal, key=lambda a: follow(_with_heat(key, key[0] + a - LAYOUT.choose_heat_base + 1)))
 
     def _take_cup(self, view: Any, legal: list[int]) -> int:
         n = view.core.num_players
         me = view.core.viewer
 
         def score(action_id: int) -> float:
-            k, c = divmod(action_id - L.take_cup_base, NUM_CUP_KINDS)
+            k, c = divmod(action_id - LAYOUT.take_cup_base, NUM_CUP_KINDS)
             rival = (me + k + 1) % n
             return CUP_WORTH.get(c, 0.0) * (1 + self._threat(view, rival))
 
@@ -406,11 +410,11 @@ class ALaCarteExpert:
         stove = view.players[me].stove
         key = stove_key(stove)
         model = self._model(view, me, stove.dish, is_clean(RECIPES[stove.dish], key))
-        best, best_value = L.trash, CUP_WORTH[LOWER_CUP]
+        best, best_value = LAYOUT.trash, CUP_WORTH[LOWER_CUP]
         for action_id in legal:
-            if action_id == L.trash:
+            if action_id == LAYOUT.trash:
                 continue
-            value = model.value(_with_heat(key, key[0] - (action_id - L.lower_base + 1)))
+            value = model.value(_with_heat(key, key[0] - (action_id - LAYOUT.lower_base + 1)))
             if value > best_value:
                 best, best_value = action_id, value
         return best
@@ -420,7 +424,7 @@ class ALaCarteExpert:
         player = view.players[me]
         stove = player.stove
         if stove.dish < 0:
-            return L.roll
+            return LAYOUT.roll
         key = stove_key(stove)
         recipe = RECIPES[stove.dish]
         model = self._model(view, me, stove.dish, is_clean(recipe, key))
@@ -430,10 +434,10 @@ class ALaCarteExpert:
         # The compulsory actions, one ply deep with the real dispensers.
         # Rivals heat and re-season our pan only between our turns.
         follow = model.value if view.actions_left > 1 else model.value_after
-        best, best_value = L.roll, self._roll_value(follow, key) - model.cost + self._heating_others(view)
+        best, best_value = LAYOUT.roll, self._roll_value(follow, key) - model.cost + self._heating_others(view)
         for action_id in legal:
-            if L.season_base <= action_id < L.choose_heat_base:
-                d = action_id - L.season_base
+            if LAYOUT.season_base <= action_id < LAYOUT.choose_heat_base:
+                d = action_id - LAYOUT.season_base
                 held = view.dispensers[d]
                 value = sum(
                     p * follow(_poured(key, d, pieces, salt))
@@ -482,26 +486,26 @@ class ALaCarteExpert:
 
         def consider(action_id: int, gain: float) -> None:
             nonlocal best, best_gain
-            if action_id != L.spoons and gain > 0:
+            if action_id != LAYOUT.spoons and gain > 0:
                 others[action_id] = gain
             if gain > best_gain:
                 best, best_gain = action_id, gain
 
         for action_id in legal:
-            if action_id < L.swap_base or action_id >= L.take_cup_base:
+            if action_id < LAYOUT.swap_base or action_id >= LAYOUT.take_cup_base:
                 continue
-            if action_id < L.spoons:
-                rival = (me + action_id - L.swap_base + 1) % n
+            if action_id < LAYOUT.spoons:
+                rival = (me + action_id - LAYOUT.swap_base + 1) % n
                 other = view.players[rival].stove
                 mine_after = self._stove_value(view, me, other)
                 theirs_before = self._stove_value(view, rival, other)
                 theirs_after = self._stove_value(view, rival, my_stove)
                 gain = mine_after - now + self._threat(view, rival) * (theirs_before - theirs_after)
                 consider(action_id, gain - CUP_WORTH[SWAP_CUP])
-            elif action_id == L.spoons:
+            elif action_id == LAYOUT.spoons:
                 consider(action_id, self._spoons_gain(view, model, key) - CUP_WORTH[SPOONS_CUP])
-            elif action_id < L.lower_base:
-                k, d = divmod(action_id - L.reseason_base, NUM_CONDIMENTS)
+            elif action_id < LAYOUT.lower_base:
+                k, d = divmod(action_id - LAYOUT.reseason_base, NUM_CONDIMENTS)
                 rival = (me + k + 1) % n
                 if view.HasField("reseasoning") and view.reseasoning.seat == rival:
                     # The next tip of the cup in use: free, worth it while it hurts.
@@ -511,10 +515,10 @@ class ALaCarteExpert:
                     loss = self._reseason_loss(view, rival, d, CONTENT.reseason_tips)
                     consider(action_id, self._threat(view, rival) * loss - CUP_WORTH[RESEASON_CUP])
             else:
-                amount = action_id - L.lower_base + 1
+                amount = action_id - LAYOUT.lower_base + 1
                 cooled = _with_heat(key, key[0] - amount)
                 consider(action_id, model.value(cooled) - now - CUP_WORTH[LOWER_CUP])
-        if best == L.spoons and others:
+        if best == LAYOUT.spoons and others:
             # Every other cup worth using goes first: after three spoons none may be used this turn.
             return max(others, key=lambda a: (others[a], -a))
         return best

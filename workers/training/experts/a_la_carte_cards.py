@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, LAYOUT, K, R
+from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, LAYOUT, NUM_COURSES, NUM_RECIPES
 from services.rules.games.a_la_carte_cards.encoding import unseen_counts
 from services.rules.games.a_la_carte_cards.scoring import NEEDS, POINTS, hand_score
 from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
@@ -64,7 +64,7 @@ Hand = tuple[int, ...]
 
 def _mixes(cards: int) -> list[Hand]:
     """Every count by course of `cards` cards."""
-    return [mix for mix in itertools.product(range(cards + 1), repeat=K) if sum(mix) == cards]
+    return [mix for mix in itertools.product(range(cards + 1), repeat=NUM_COURSES) if sum(mix) == cards]
 
 
 def _plus(hand: Hand, other: Sequence[int]) -> Hand:
@@ -75,7 +75,7 @@ def _minus(hand: Hand, other: Sequence[int]) -> Hand:
     return tuple(a - b for a, b in zip(hand, other, strict=True))
 
 
-ONE = tuple(tuple(int(j == k) for j in range(K)) for k in range(K))  # one card of course k
+ONE = tuple(tuple(int(j == k) for j in range(NUM_COURSES)) for k in range(NUM_COURSES))  # one card of course k
 SIX = _mixes(HAND)  # hands between turns
 SIX_INDEX = {hand: i for i, hand in enumerate(SIX)}
 SEVEN = _mixes(HAND + 1)  # hands after a draw, and after a restock
@@ -94,7 +94,7 @@ def _serving_sets(hand: Hand) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
 
     def search(left: Hand, recipe: int, chosen: tuple[int, ...]) -> None:
-        if recipe == R:
+        if recipe == NUM_RECIPES:
             out.append(chosen)
             return
         most = min(left[k] // need for k, need in enumerate(NEEDS[recipe]) if need)
@@ -133,9 +133,9 @@ def _build_serves() -> tuple[np.ndarray, np.ndarray, dict[int, tuple[np.ndarray,
 
 ROW_HAND, ROW_POINTS, RESTOCK_ENTRIES = _build_serves()
 # For every seven-card hand, the six-card hand left by discarding each course (-1: none held).
-DISCARDS = np.array([[SIX_INDEX[_minus(h, ONE[k])] if h[k] else -1 for k in range(K)] for h in SEVEN])
+DISCARDS = np.array([[SIX_INDEX[_minus(h, ONE[k])] if h[k] else -1 for k in range(NUM_COURSES)] for h in SEVEN])
 # For every six-card hand, the seven-card hand after drawing each course.
-DRAWN = np.array([[SEVEN_INDEX[_plus(h, ONE[k])] for k in range(K)] for h in SIX])
+DRAWN = np.array([[SEVEN_INDEX[_plus(h, ONE[k])] for k in range(NUM_COURSES)] for h in SIX])
 
 
 def _restock_chances(n: int, shares: np.ndarray) -> np.ndarray:
@@ -259,12 +259,12 @@ class ALaCarteCardsExpert:
 
         def stop(left: Hand, dishes: int) -> float:
             if dishes == 0:  # no dish served: discard now, no restock
-                return max(table.value[after][SIX_INDEX[_minus(left, ONE[k])]] for k in range(K) if left[k])
+                return max(table.value[after][SIX_INDEX[_minus(left, ONE[k])]] for k in range(NUM_COURSES) if left[k])
             return table.restocked(left, dishes, after)
 
         def best(left: Hand, dishes: int) -> float:
             value = stop(left, dishes)
-            for r in range(R):
+            for r in range(NUM_RECIPES):
                 if all(have >= need for have, need in zip(left, NEEDS[r], strict=True)):
                     value = max(value, POINTS[r] + best(_minus(left, NEEDS[r]), dishes + 1))
             return value
@@ -293,7 +293,7 @@ class ALaCarteCardsExpert:
         # The next seat's turns left counting its coming one: it plays this round still, unless we
         # are the round's last seat.
         next_turns = turns if viewer < n - 1 else turns - 1
-        gifts = table.gifts(next_turns) if next_turns > 0 else np.zeros(K)
+        gifts = table.gifts(next_turns) if next_turns > 0 else np.zeros(NUM_COURSES)
         after = table.value[turns - 1]
         return {
             action: float(after[SIX_INDEX[_minus(hand, ONE[action - LAYOUT.discard_base])]])

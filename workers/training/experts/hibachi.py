@@ -57,8 +57,7 @@ from services.rules.games.hibachi.content import (
 from services.rules.games.hibachi.table import RECIPE_KINDS
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 
-L = LAYOUT
-V, S, K, R, C = L.values, L.spaces, L.kinds, L.recipes, L.cook_options
+V, S, K, R, C = LAYOUT.values, LAYOUT.spaces, LAYOUT.kinds, LAYOUT.recipes, LAYOUT.cook_options
 BONUS = ACTION_SPACE[pb.SPACE_KIND_BONUS_INGREDIENT]
 PLACE = ACTION_SPACE[pb.SPACE_KIND_PLACE_CHIP]
 RESERVE = ACTION_SPACE[pb.SPACE_KIND_RESERVE_RECIPE]
@@ -285,7 +284,7 @@ class HibachiExpert:
 
     # ------------------------------------------------------------------ throwing
     def _throw(self, sit: Situation, legal: Sequence[int]) -> int:
-        ready = sorted({(a - L.throw_base) // S for a in legal})
+        ready = sorted({(a - LAYOUT.throw_base) // S for a in legal})
         caps = [caps_of(spaces, sit.spare_chip) for status, spaces in sit.mine.values() if status == ON_BOARD]
         need = WIN - sit.cooked
         plan = best_plan(sit.hand, need, sit.show, sit.reserve, 0)
@@ -294,23 +293,23 @@ class HibachiExpert:
         chances = landing_chances(sit.spread)
         room = sit.crowd[BONUS] < BONUS_CROWD
         if room and chances[BONUS] >= BONUS_CHANCE and lacking:
-            return L.throw(ready[-1], BONUS)
+            return LAYOUT.throw(ready[-1], BONUS)
         # The next cards of the plan, bought: a card costs the chips on its space, this chip's too.
         affordable = [k for k in lacking if sit.costs[INGREDIENT_SPACE[k]] + CHIP_VALUES[ready[0]] <= sit.money]
         if affordable:
             k = min(affordable, key=lambda kind: (sit.crowd[INGREDIENT_SPACE[kind]], kind))
-            return L.throw(ready[0], INGREDIENT_SPACE[k])
+            return LAYOUT.throw(ready[0], INGREDIENT_SPACE[k])
         # A chip to sell a spare card with (dearest: selling pays twice the chips there).
         spare = [k for k in plan.spare_kinds if INGREDIENT_SPACE[k] not in mine]
         if spare:
             k = max(spare, key=lambda kind: (sit.crowd[INGREDIENT_SPACE[kind]], kind))
-            return L.throw(ready[-1], INGREDIENT_SPACE[k])
+            return LAYOUT.throw(ready[-1], INGREDIENT_SPACE[k])
         # One chip on Bonus ingredient a round, however hard it is to hit: a free card of any kind.
         if BONUS not in mine and room:
-            return L.throw(ready[0], BONUS)
+            return LAYOUT.throw(ready[0], BONUS)
         if not sit.reserve and RESERVE not in mine and sit.deck:
-            return L.throw(ready[0], RESERVE)
-        return L.throw(ready[0], BONUS)
+            return LAYOUT.throw(ready[0], RESERVE)
+        return LAYOUT.throw(ready[0], BONUS)
 
     @staticmethod
     def _lacking(missing_by: tuple[list[int], ...], caps: Sequence[Cap]) -> list[int]:
@@ -346,29 +345,29 @@ class HibachiExpert:
         show, reserve, pending = sit.show, sit.reserve, 0
         extra = 0.0
         moved: tuple[int, tuple[int, ...]] | None = None
-        if action_id < L.sell_base:  # buy
-            v, k = divmod(action_id - L.buy_base, K)
+        if action_id < LAYOUT.sell_base:  # buy
+            v, k = divmod(action_id - LAYOUT.buy_base, K)
             hand = _plus(hand, k, 1)
             money -= sit.costs[INGREDIENT_SPACE[k]]
-        elif action_id < L.bonus_base:  # sell
-            v, k = divmod(action_id - L.sell_base, K)
+        elif action_id < LAYOUT.bonus_base:  # sell
+            v, k = divmod(action_id - LAYOUT.sell_base, K)
             hand = _plus(hand, k, -1)
             money += SELL * sit.costs[INGREDIENT_SPACE[k]]
-        elif action_id < L.place_base:  # bonus
-            v, k = divmod(action_id - L.bonus_base, K)
+        elif action_id < LAYOUT.place_base:  # bonus
+            v, k = divmod(action_id - LAYOUT.bonus_base, K)
             hand = _plus(hand, k, 1)
-        elif action_id < L.reserve_base:  # place
-            rest, space = divmod(action_id - L.place_base, S)
+        elif action_id < LAYOUT.reserve_base:  # place
+            rest, space = divmod(action_id - LAYOUT.place_base, S)
             v, w = divmod(rest, V)
             moved = (w, (space,))
-        elif action_id < L.head_chef_base:  # reserve
-            v = action_id - L.reserve_base
+        elif action_id < LAYOUT.head_chef_base:  # reserve
+            v = action_id - LAYOUT.reserve_base
             pending = 1
-        elif action_id < L.cook_base:  # head chef
-            v = action_id - L.head_chef_base
+        elif action_id < LAYOUT.cook_base:  # head chef
+            v = action_id - LAYOUT.head_chef_base
             extra = HEAD_CHEF_VALUE
-        elif action_id < L.nothing_base:  # cook
-            rest, option = divmod(action_id - L.cook_base, C)
+        elif action_id < LAYOUT.nothing_base:  # cook
+            rest, option = divmod(action_id - LAYOUT.cook_base, C)
             v, recipe = divmod(rest, R)
             kinds = RECIPE_KINDS[recipe]
             for j, kind in enumerate(kinds):
@@ -382,7 +381,7 @@ class HibachiExpert:
             else:
                 reserve = tuple(r for r in reserve if r != recipe)
         else:  # nothing
-            v = action_id - L.nothing_base
+            v = action_id - LAYOUT.nothing_base
         rest_chips = dict(unused)
         del rest_chips[v]
         if moved is not None:

@@ -40,8 +40,8 @@ from services.rules.games.a_la_carte.kitchen import (
 )
 from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
 
-D = NUM_CONDIMENTS
-K = NUM_CUP_KINDS
+NUM_CONDIMENTS = NUM_CONDIMENTS
+NUM_CUP_KINDS = NUM_CUP_KINDS
 MAX_PLAYERS = CONTENT.max_players
 NUM_PHASES = len(pb.Phase.values()) - 1
 NUM_AFTER = len(pb.AfterDish.values()) - 1
@@ -55,21 +55,22 @@ CUP_COUNTS = [max(1, supply.count) for supply in CONTENT.cups]
 # One player's block: present, to move, skill, heat, pan item (dishes + crepe + empty), recipe
 # (heat min/max, burnt at, needs, points), pan contents and salt, dish flags, tray, cups held.
 PLAYER_SIZE = (
-    2 + len(SKILL_NAMES) + 1 + (NUM_DISHES + 2) + (3 + D + 1) + (D + 1) + 6
-    + (1 + NUM_COLORS + 1 + 1 + 1 + NUM_CREPE) + K
+    2 + len(SKILL_NAMES) + 1 + (NUM_DISHES + 2) + (3 + NUM_CONDIMENTS + 1) + (NUM_CONDIMENTS + 1) + 6
+    + (1 + NUM_COLORS + 1 + 1 + 1 + NUM_CREPE) + NUM_CUP_KINDS
 )
 # Where the stove part (present .. dish flags) ends and the tray part (finished count .. cups) starts.
-STOVE_END = 2 + len(SKILL_NAMES) + 1 + (NUM_DISHES + 2) + (3 + D + 1) + (D + 1) + 6
+STOVE_END = 2 + len(SKILL_NAMES) + 1 + (NUM_DISHES + 2) + (3 + NUM_CONDIMENTS + 1) + (NUM_CONDIMENTS + 1) + 6
 # The table: dispensers, sinks, coffee tray, supply, trash, stars, phase, after-dish, actions left,
 # coffee break taken, flips, last face, last flip, viewer to move.
 TABLE_SIZE = (
-    2 * D + D + 1 + K + NUM_DISHES + NUM_DISHES + 1 + NUM_PHASES + NUM_AFTER + 1 + 1 + 1
+    2 * NUM_CONDIMENTS + NUM_CONDIMENTS + 1 + NUM_CUP_KINDS + NUM_DISHES + NUM_DISHES + 1 + NUM_PHASES + NUM_AFTER
+    + 1 + 1 + 1
     + (len(DIE) + 1) + NUM_FLIPS + 1
 )
 OBSERVATION_SIZE = MAX_PLAYERS * PLAYER_SIZE + TABLE_SIZE
 # The table's three parts: dispensers, sinks and coffee tray; supply and trash; stars .. viewer to move.
 SUPPLIES_OFFSET = MAX_PLAYERS * PLAYER_SIZE
-DISHES_OFFSET = SUPPLIES_OFFSET + 2 * D + D + 1 + K
+DISHES_OFFSET = SUPPLIES_OFFSET + 2 * NUM_CONDIMENTS + NUM_CONDIMENTS + 1 + NUM_CUP_KINDS
 TURN_OFFSET = DISHES_OFFSET + 2 * NUM_DISHES
 # Divisors of the table's scaling (ints stay ints, as they always were).
 FILL_PIECES = [fill.pieces for fill in DISPENSER_FILLS]
@@ -149,17 +150,17 @@ def _player_block(obs: np.ndarray, i: int, p: Any, to_move: bool) -> None:
         obs[i] = recipe.heat_min / max_heat
         obs[i + 1] = recipe.heat_max / max_heat
         obs[i + 2] = recipe.burnt_at / max_heat
-        for d in range(D):
+        for d in range(NUM_CONDIMENTS):
             obs[i + 3 + d] = recipe.needs[d] / 2.0
-        obs[i + 3 + D] = recipe.points / 10.0
+        obs[i + 3 + NUM_CONDIMENTS] = recipe.points / 10.0
     elif stove.crepe:
         obs[i + 2] = CONTENT.crepe.burnt_at / max_heat
-        obs[i + 3 + D] = CONTENT.crepe.points / 10.0
-    i += 3 + D + 1
-    for d in range(D):
+        obs[i + 3 + NUM_CONDIMENTS] = CONTENT.crepe.points / 10.0
+    i += 3 + NUM_CONDIMENTS + 1
+    for d in range(NUM_CONDIMENTS):
         obs[i + d] = stove.pan[d] / CONTENT.overseasoned_at
-    obs[i + D] = stove.salt / CONTENT.oversalted_at
-    i += D + 1
+    obs[i + NUM_CONDIMENTS] = stove.salt / CONTENT.oversalted_at
+    i += NUM_CONDIMENTS + 1
     if stove.dish >= 0:
         recipe = RECIPES[stove.dish]
         obs[i] = 1.0 if recipe.heat_min <= stove.heat <= recipe.heat_max else 0.0
@@ -180,7 +181,7 @@ def _player_block(obs: np.ndarray, i: int, p: Any, to_move: bool) -> None:
     obs[i + 2] = p.victory_cups / CUP_COUNTS[VICTORY_CUP]
     obs[i + 3 + p.crepe - 1] = 1.0
     i += 3 + NUM_CREPE
-    for c in range(K):
+    for c in range(NUM_CUP_KINDS):
         obs[i + c] = p.cups[c] / CUP_COUNTS[c]
 
 
@@ -189,14 +190,14 @@ def _supplies_block(obs: np.ndarray, i: int, view: Any) -> None:
     for d, dispenser in enumerate(view.dispensers[:]):  # [:] reads a repeated field once, as a list
         obs[i + 2 * d] = dispenser.pieces / FILL_PIECES[d]
         obs[i + 2 * d + 1] = dispenser.salt / FILL_SALT[d]
-    i += 2 * D
+    i += 2 * NUM_CONDIMENTS
     sink = view.sink[:]
-    for d in range(D):
+    for d in range(NUM_CONDIMENTS):
         obs[i + d] = sink[d] / FILL_PIECES[d]
-    obs[i + D] = view.sink_salt / SALT_TOTAL
-    i += D + 1
+    obs[i + NUM_CONDIMENTS] = view.sink_salt / SALT_TOTAL
+    i += NUM_CONDIMENTS + 1
     tray = view.tray[:]
-    for c in range(K):
+    for c in range(NUM_CUP_KINDS):
         obs[i + c] = tray[c] / CUP_COUNTS[c]
 
 
@@ -332,15 +333,15 @@ def _supplies_bytes(view: Any) -> bytes | None:
     dispensers = view.dispensers[:]  # [:] reads a repeated field once, as a list
     sink = view.sink[:]
     tray = view.tray[:]
-    if len(dispensers) != D or len(sink) != D or len(tray) != K:
+    if len(dispensers) != NUM_CONDIMENTS or len(sink) != NUM_CONDIMENTS or len(tray) != NUM_CUP_KINDS:
         return None
     values: list[float] = []
     for d, dispenser in enumerate(dispensers):
         values.append(dispenser.pieces / FILL_PIECES[d])
         values.append(dispenser.salt / FILL_SALT[d])
-    values.extend([sink[d] / FILL_PIECES[d] for d in range(D)])
+    values.extend([sink[d] / FILL_PIECES[d] for d in range(NUM_CONDIMENTS)])
     values.append(view.sink_salt / SALT_TOTAL)
-    values.extend([tray[c] / CUP_COUNTS[c] for c in range(K)])
+    values.extend([tray[c] / CUP_COUNTS[c] for c in range(NUM_CUP_KINDS)])
     return _pack_supplies(*values)
 
 

@@ -12,8 +12,8 @@ CONTENT: pb.Content = load_content(__file__, pb.Content)
 # The courses in content order: hand counts, known counts and discard ids all use this index.
 COURSES: tuple[int, ...] = tuple(entry.course for entry in CONTENT.deck)
 COURSE_INDEX: dict[int, int] = {course: index for index, course in enumerate(COURSES)}
-K = len(COURSES)
-R = len(CONTENT.recipes)
+NUM_COURSES = len(COURSES)
+NUM_RECIPES = len(CONTENT.recipes)
 DECK_SIZE = sum(entry.count for entry in CONTENT.deck)
 # After drawing, a hand holds one card more than between turns.
 MAX_HAND = CONTENT.hand_size + 1
@@ -53,7 +53,7 @@ class ActionLayout:
         return self.discard_base + self.courses
 
 
-LAYOUT = ActionLayout(recipes=R, courses=K)
+LAYOUT = ActionLayout(recipes=NUM_RECIPES, courses=NUM_COURSES)
 
 
 def course_name(course: int) -> str:
@@ -63,7 +63,7 @@ def course_name(course: int) -> str:
 
 def _check_content() -> None:
     """Refuses content the rules cannot play (checked once at import)."""
-    if len(set(COURSES)) != K or pb.COURSE_UNSPECIFIED in COURSES:
+    if len(set(COURSES)) != NUM_COURSES or pb.COURSE_UNSPECIFIED in COURSES:
         raise ValueError("content: each course must appear once in the deck")
     for recipe in CONTENT.recipes:
         known_courses = all(course in COURSE_INDEX for course in recipe.courses)

@@ -4,14 +4,15 @@ Observation (float32, one flat vector, seats relative to the viewer; a spectator
 with an empty hand):
   turn      phase one-hot (draw, serve, discard), viewer to move, rounds played / limit,
             rounds left after this one / limit, clock game, dishes served this turn / 7      3 + 5
-  my hand   counts by course / 7, points of its best dishes / 7, those dishes by recipe / 7   K + 1 + R
+  my hand   counts by course / 7, points of its best dishes / 7, those dishes by recipe / 7   C + 1 + D
   piles     deck size / deck, cards left to draw (deck and pile below its top) / deck,
-            top of the discard pile one-hot, discard pile by course / deck                   2 + K + K
+            top of the discard pile one-hot, discard pile by course / deck                   2 + C + C
   unseen    cards of each course the viewer has not seen (content counts less own hand, discard
-            pile, every known card of the others and every served dish) / deck               K
+            pile, every known card of the others and every served dish) / deck               C
   players   per relative seat 0..max_players-1: present, to move, hand size / 7,
             known cards by course / 7, dishes served by recipe / max rounds,
-            points served / max rounds                                                   max_players * (3 + K + R + 1)
+            points served / max rounds                                                   max_players * (3 + C + D + 1)
+  (C: NUM_COURSES, the courses; D: NUM_RECIPES, the recipes)
 """
 
 from __future__ import annotations
@@ -29,18 +30,18 @@ from services.rules.games.a_la_carte_cards.content import (
     DECK_SIZE,
     LAYOUT,
     MAX_HAND,
-    K,
-    R,
+    NUM_COURSES,
+    NUM_RECIPES,
 )
 from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
 
 MAX_PLAYERS = CONTENT.max_players
 PHASES = (pb.PHASE_DRAW, pb.PHASE_SERVE, pb.PHASE_DISCARD)  # the one-hot's order
 TURN_SIZE = len(PHASES) + 5
-HAND_SIZE = K + 1 + R
-PILES_SIZE = 2 + K + K
-UNSEEN_SIZE = K
-PLAYER_SIZE = 3 + K + R + 1
+HAND_SIZE = NUM_COURSES + 1 + NUM_RECIPES
+PILES_SIZE = 2 + NUM_COURSES + NUM_COURSES
+UNSEEN_SIZE = NUM_COURSES
+PLAYER_SIZE = 3 + NUM_COURSES + NUM_RECIPES + 1
 OBSERVATION_SIZE = TURN_SIZE + HAND_SIZE + PILES_SIZE + UNSEEN_SIZE + MAX_PLAYERS * PLAYER_SIZE
 COUNTS = tuple(entry.count for entry in CONTENT.deck)
 # What each recipe takes, by course (content order).
@@ -73,7 +74,7 @@ def action_to_id(action: Any) -> int | None:
         return LAYOUT.take_discard
     if kind == "serve":
         recipe = action.serve.recipe
-        return LAYOUT.serve_base + recipe if 0 <= recipe < R else None
+        return LAYOUT.serve_base + recipe if 0 <= recipe < NUM_RECIPES else None
     if kind == "done_serving":
         return LAYOUT.done_serving
     if kind == "discard":
@@ -93,11 +94,11 @@ def unseen_counts(view: Any) -> list[int]:
     for player in view.players:
         counts = player.hand if player.seat == viewer else player.known
         served = player.served
-        for k in range(K):
+        for k in range(NUM_COURSES):
             unseen[k] -= counts[k]
-        for r in range(R):
+        for r in range(NUM_RECIPES):
             if served[r]:
-                for k in range(K):
+                for k in range(NUM_COURSES):
                     unseen[k] -= served[r] * RECIPE_CARDS[r][k]
     return unseen
 
@@ -120,14 +121,14 @@ def _rounds_run(round_: int, rounds_limit: int) -> bytes:
 
 _PHASE = {phase: one_hot(PHASES.index(phase) if phase in PHASES else None, len(PHASES))
           for phase in pb.Phase.values()}
-_TOP_OF_PILE = {course: one_hot(k, K) for k, course in enumerate(COURSES)}
-_EMPTY_PILE = one_hot(None, K)
+_TOP_OF_PILE = {course: one_hot(k, NUM_COURSES) for k, course in enumerate(COURSES)}
+_EMPTY_PILE = one_hot(None, NUM_COURSES)
 _FLAG = (floats(0.0), floats(1.0))
 _PRESENT_TO_MOVE = (floats(1.0, 0.0), floats(1.0, 1.0))  # players: present, to move [seat to move]
 _NO_HAND = bytes(4 * HAND_SIZE)
 _ABSENT_SEATS = [bytes(4 * PLAYER_SIZE * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]  # [players]
-_COURSES = range(K)
-_RECIPES = range(R)
+_COURSES = range(NUM_COURSES)
+_RECIPES = range(NUM_RECIPES)
 
 
 def observation(view: Any) -> np.ndarray:

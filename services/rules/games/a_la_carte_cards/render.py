@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.rules.games.a_la_carte_cards.content import COURSES, K, course_name
+from services.rules.games.a_la_carte_cards.content import COURSES, NUM_COURSES, course_name
 from services.rules.games.a_la_carte_cards.scoring import dishes_text
 from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
 
 
 def cards_text(counts: Any) -> str:
     """Counts by course in words, e.g. "Appetizer x2, Dessert x1"."""
-    return ", ".join(f"{course_name(COURSES[k])} x{counts[k]}" for k in range(K) if counts[k]) or "-"
+    return ", ".join(f"{course_name(COURSES[k])} x{counts[k]}" for k in range(NUM_COURSES) if counts[k]) or "-"
 
 
 def _timer_text(view: Any) -> str:

@@ -25,8 +25,8 @@ from services.rules.games.a_la_carte_cards.content import (
     COURSE_INDEX,
     COURSES,
     LAYOUT,
-    K,
-    R,
+    NUM_COURSES,
+    NUM_RECIPES,
     course_name,
 )
 from services.rules.games.a_la_carte_cards.render import render_view
@@ -52,7 +52,7 @@ from sizzle.common.v1.common_pb2 import Event
 from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
 
 COUNTS = tuple(entry.count for entry in CONTENT.deck)
-SERVE_IDS = tuple(LAYOUT.serve_base + r for r in range(R))
+SERVE_IDS = tuple(LAYOUT.serve_base + r for r in range(NUM_RECIPES))
 END_TEXT = {
     pb.END_REASON_ROUNDS: "the round timer ran out",
     pb.END_REASON_CLOCK: "the clock ran out",
@@ -106,12 +106,12 @@ class ALaCarteCards(Engine):
         rng.shuffle(deck)
         for _ in range(state.core.num_players):
             player = state.players.add()
-            hand = [0] * K
+            hand = [0] * NUM_COURSES
             for _ in range(CONTENT.hand_size):
                 hand[COURSE_INDEX[deck.pop()]] += 1
             player.hand.extend(hand)
-            player.known.extend([0] * K)
-            player.served.extend([0] * R)
+            player.known.extend([0] * NUM_COURSES)
+            player.served.extend([0] * NUM_RECIPES)
         for _ in range(CONTENT.discard_pile_at_setup):
             state.discard_pile.append(deck.pop())
         state.deck.extend(deck)
@@ -131,9 +131,9 @@ class ALaCarteCards(Engine):
                 ids.append(LAYOUT.take_discard)
             return ids
         hand = state.players[state.core.seat_to_move].hand
-        discards = [LAYOUT.discard_base + k for k in range(K) if hand[k]]
+        discards = [LAYOUT.discard_base + k for k in range(NUM_COURSES) if hand[k]]
         if phase == pb.PHASE_SERVE:
-            serves = [LAYOUT.serve_base + r for r in range(R) if can_serve(hand, r)]
+            serves = [LAYOUT.serve_base + r for r in range(NUM_RECIPES) if can_serve(hand, r)]
             # Serving nothing, the seat discards at once; after a dish it restocks before discarding.
             return [*serves, LAYOUT.done_serving] if state.dishes_served_this_turn else serves + discards
         return discards
@@ -365,7 +365,7 @@ class ALaCarteCards(Engine):
         pool = list(sample.deck)
         others = [] if sample.core.game_over else [p for other, p in enumerate(sample.players) if other != seat]
         for player in others:
-            for k in range(K):
+            for k in range(NUM_COURSES):
                 pool.extend([COURSES[k]] * (player.hand[k] - player.known[k]))
         rng.shuffle(pool)
         for player in others:
@@ -380,14 +380,15 @@ class ALaCarteCards(Engine):
     def check_invariants(self, state: Any) -> None:
         n = state.core.num_players
         assert len(state.players) == n, "wrong number of players"
-        totals = [0] * K
+        totals = [0] * NUM_COURSES
         for course in [*state.deck, *state.discard_pile]:
             totals[COURSE_INDEX[course]] += 1
         over = state.core.game_over
         off_size = 0
         for seat, player in enumerate(state.players):
-            assert len(player.hand) == K and len(player.known) == K, "hand counts must cover every course"
-            assert len(player.served) == R and min(player.served) >= 0, "served counts must cover every recipe"
+            assert len(player.hand) == len(player.known) == NUM_COURSES, "hand counts must cover every course"
+            assert len(player.served) == NUM_RECIPES, "served counts must cover every recipe"
+            assert min(player.served) >= 0, "served counts are never negative"
             assert all(0 <= known <= have for known, have in zip(player.known, player.hand, strict=True)), (
                 "known cards must be in the hand"
             )
@@ -402,10 +403,10 @@ class ALaCarteCards(Engine):
                 elif seat == state.core.seat_to_move and state.phase == pb.PHASE_SERVE:
                     expected += 1 - state.dishes_served_this_turn * CONTENT.restock_per_dish
                 assert size == expected, "wrong hand size"
-            for k in range(K):
+            for k in range(NUM_COURSES):
                 totals[k] += player.hand[k]
             for r, count in enumerate(player.served):
-                for k in range(K):
+                for k in range(NUM_COURSES):
                     totals[k] += count * NEEDS[r][k]
         assert tuple(totals) == COUNTS, "cards were created or lost"
         assert state.phase in (pb.PHASE_DRAW, pb.PHASE_SERVE, pb.PHASE_DISCARD), "unknown phase"
@@ -436,7 +437,7 @@ class ALaCarteCards(Engine):
             return "take the top of the discard pile"
         if kind == "serve":
             recipe = action.serve.recipe
-            if 0 <= recipe < R:
+            if 0 <= recipe < NUM_RECIPES:
                 return f"serve {_dish(recipe)}"
             raise ValueError(f"there is no recipe {recipe}")
         if kind == "done_serving":
@@ -452,7 +453,7 @@ class ALaCarteCards(Engine):
 def least_missed_course(hand: Any) -> int:
     """The course whose discard keeps the most points (the first in content order among equals)."""
     best_course, best_points = COURSES[0], -1
-    for k in range(K):
+    for k in range(NUM_COURSES):
         if hand[k]:
             rest = list(hand)
             rest[k] -= 1

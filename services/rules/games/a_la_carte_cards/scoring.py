@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, K
+from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, NUM_COURSES
 
 # What each recipe takes, as counts per course (content order), and what it scores.
 NEEDS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sum(1 for course in recipe.courses if COURSE_INDEX[course] == k) for k in range(K))
+    tuple(sum(1 for course in recipe.courses if COURSE_INDEX[course] == k) for k in range(NUM_COURSES))
     for recipe in CONTENT.recipes
 )
 POINTS: tuple[int, ...] = tuple(recipe.points for recipe in CONTENT.recipes)

@@ -24,7 +24,7 @@ from services.rules.spec import GameSpec, OptionSpec
 from sizzle.common.v1 import common_pb2
 from sizzle.games.grill_party.v1 import grill_party_pb2 as pb
 
-K = LAYOUT.kinds
+KINDS = LAYOUT.kinds
 GRILLABLES = list(CONTENT.grillables)
 CARDS = list(CONTENT.cards)
 
@@ -38,7 +38,7 @@ def condition_holds(card: pb.ConditionCard, grill: Any) -> bool:
         y = GRILLABLES.index(card.y)
         return grill[x] >= 1 and grill[x] > grill[y]
     if card.kind == pb.CONDITION_KIND_MOST:
-        return all(grill[x] > grill[other] for other in range(K) if other != x)
+        return all(grill[x] > grill[other] for other in range(KINDS) if other != x)
     raise ValueError(f"card {card.id} has no condition kind")
 
 
@@ -53,16 +53,16 @@ def blocked_cards(state: Any, seat: int) -> set[int]:
 
 # ------------------------------------------------------------------ observation layout
 # One flat float32 vector, seats relative to the viewer (a spectator reads as seat 0, with no hand):
-#   grill     count of each kind / (players + 1)                                          K
+#   grill     count of each kind / (players + 1)                                          KINDS
 #   players   per relative seat 0..MAX_PLAYERS-1, all zeros past the table size:          MAX_PLAYERS * PLAYER_SIZE
-#               present, stock by kind / (players + 1), plate one-hot (empty, kinds)      1 + K + (K + 1)
+#               present, stock by kind / (players + 1), plate one-hot (empty, kinds)      1 + KINDS + (KINDS + 1)
 #               hand size / hand_size, deck size / cards, score pile size / cards         3
 #               top score card one-hot (none: empty or face down, then the card ids)      cards + 1
 #   my hand   1 for each card in the viewer's hand                                         cards
 #   phase     one-hot (exchange, play, tuck)                                               3
 #   turn      cards played this turn / hand_size, tactical variant, viewer to move,       4
 #             quiet turns / the stalemate limit (stalemate_rounds x players)
-#   outlook   what each exchange would leave, by (take, give) from the grill, then the     3 * (K * K + 1)
+#   outlook   what each exchange would leave, by (take, give) from the grill, then the     3 * (KINDS * KINDS + 1)
 #             grill as it is (an exchange with a player leaves it so): the viewer's hand
 #             cards playable there (not blocked by a face-up top card) / hand_size, all
 #             zeros for a spectator; then how many card kinds hold there / cards; then the
@@ -71,9 +71,9 @@ def blocked_cards(state: Any, seat: int) -> set[int]:
 #             that kind on the grill) reads 0.
 # The outlook is a function of the fields above, given to the network ready-made: it lines up with
 # the exchange ids, so a policy learns to weigh exchanges without first learning the card conditions.
-PLAYER_SIZE = 1 + K + (K + 1) + 3 + (LAYOUT.cards + 1)
-MY_HAND_AT = K + gp.MAX_PLAYERS * PLAYER_SIZE
-OUTLOOK_SIZE = 3 * (K * K + 1)
+PLAYER_SIZE = 1 + KINDS + (KINDS + 1) + 3 + (LAYOUT.cards + 1)
+MY_HAND_AT = KINDS + gp.MAX_PLAYERS * PLAYER_SIZE
+OUTLOOK_SIZE = 3 * (KINDS * KINDS + 1)
 
 
 def observation_size() -> int:
@@ -85,7 +85,7 @@ def observation_size() -> int:
 
 
 # The grill and the stocks are read kind by kind, unrolled in `observation`: Grillable has four kinds.
-if K != 4:
+if KINDS != 4:
     raise ValueError("content: grill party's observation expects the four grillables")
 _MOST_OF_A_KIND = CONTENT.grill_per_kind + gp.MAX_PLAYERS * CONTENT.stock_per_kind
 _PER_PLAYERS_PLUS_ONE = [  # [players][count]: count / (players + 1)
@@ -93,7 +93,8 @@ _PER_PLAYERS_PLUS_ONE = [  # [players][count]: count / (players + 1)
 ]
 _PER_HAND_SIZE = [floats(c / CONTENT.hand_size) for c in range(LAYOUT.cards + 1)]  # [count]
 _PER_CARDS = [floats(c / LAYOUT.cards) for c in range(LAYOUT.cards + 1)]  # [count]
-_PLATE = {pb.GRILLABLE_UNSPECIFIED: one_hot(0, K + 1)} | {g: one_hot(1 + k, K + 1) for k, g in enumerate(GRILLABLES)}
+_PLATE = {pb.GRILLABLE_UNSPECIFIED: one_hot(0, KINDS + 1)} | {g: one_hot(1 + k, KINDS + 1)
+                                                            for k, g in enumerate(GRILLABLES)}
 _TOP_CARD = [one_hot(t, LAYOUT.cards + 1) for t in range(LAYOUT.cards + 1)]  # [0: none, 1 + card id]
 _PHASE = {phase: one_hot(phase - 1 if phase else None, 3) for phase in pb.Phase.values()}
 _FLAG = (floats(0.0), floats(1.0))
@@ -109,8 +110,8 @@ _NO_HAND = bytes(4 * LAYOUT.cards)
 # for one), so it is one of few states: GRILL_STATES lists them, HOLDS[g] is the bit mask of the cards
 # whose condition holds on state g, and _AFTER[g] the state after each (take, give) from the grill
 # (-1: nothing of that kind to take), then g itself.
-_GRILL_TOTAL = K * CONTENT.grill_per_kind
-GRILL_STATES = [c for c in itertools.product(range(_GRILL_TOTAL + 1), repeat=K) if sum(c) == _GRILL_TOTAL]
+_GRILL_TOTAL = KINDS * CONTENT.grill_per_kind
+GRILL_STATES = [c for c in itertools.product(range(_GRILL_TOTAL + 1), repeat=KINDS) if sum(c) == _GRILL_TOTAL]
 GRILL_INDEX = {c: g for g, c in enumerate(GRILL_STATES)}
 HOLDS = [sum(1 << card.id for card in CARDS if condition_holds(card, c)) for c in GRILL_STATES]
 
@@ -124,7 +125,8 @@ def _after(grill: tuple[int, ...], take: int, give: int) -> int:
     return GRILL_INDEX[tuple(moved)]
 
 
-_AFTER = [[_after(c, take, give) for take in range(K) for give in range(K)] + [g] for g, c in enumerate(GRILL_STATES)]
+_AFTER = [[_after(c, take, give) for take in range(KINDS) for give in range(KINDS)] + [g]
+          for g, c in enumerate(GRILL_STATES)]
 _NONE_PLAYABLE = floats(0.0)
 _KINDS_HOLDING = [  # [g]: the outlook's second half, how many card kinds hold after each exchange
     b"".join(_NONE_PLAYABLE if a < 0 else floats(HOLDS[a].bit_count() / LAYOUT.cards) for a in after)
@@ -136,16 +138,16 @@ def _next_best(grill: int, gives: int) -> float:
     """The most card kinds a seat whose stock holds the kinds in bit mask `gives` can make hold with
     one exchange from grill state `grill` (an exchange with a player leaves the grill as it is)."""
     reachable = [grill] + [
-        after for k, after in enumerate(_AFTER[grill][: K * K]) if after >= 0 and gives >> (k % K) & 1
+        after for k, after in enumerate(_AFTER[grill][: KINDS * KINDS]) if after >= 0 and gives >> (k % KINDS) & 1
     ]
     return max(HOLDS[r].bit_count() for r in reachable) / LAYOUT.cards
 
 
 _NEXT_BEST = [  # [g][gives]: the outlook's third half, for the next seat's stock kinds `gives`
-    [b"".join(_NONE_PLAYABLE if a < 0 else floats(_next_best(a, gives)) for a in after) for gives in range(1 << K)]
+    [b"".join(_NONE_PLAYABLE if a < 0 else floats(_next_best(a, gives)) for a in after) for gives in range(1 << KINDS)]
     for after in _AFTER
 ]
-_NO_OUTLOOK = bytes(4 * (K * K + 1))
+_NO_OUTLOOK = bytes(4 * (KINDS * KINDS + 1))
 
 
 class GrillParty(Engine):
@@ -172,12 +174,12 @@ class GrillParty(Engine):
     # ------------------------------------------------------------------ setup
     def setup(self, state: Any, options: Mapping[str, str], rng: RandomSource) -> None:
         state.tactical = options["tactical"] == "true"
-        state.grill.extend([CONTENT.grill_per_kind] * K)
+        state.grill.extend([CONTENT.grill_per_kind] * KINDS)
         state.phase = pb.PHASE_EXCHANGE
         state.supergrillmaster = -1
         for _ in range(state.core.num_players):
             player = state.players.add()
-            player.stock.extend([CONTENT.stock_per_kind] * K)
+            player.stock.extend([CONTENT.stock_per_kind] * KINDS)
             deck = [card.id for card in CARDS]
             rng.shuffle(deck)
             face_up, deck = deck[: CONTENT.face_up_at_setup], deck[CONTENT.face_up_at_setup :]
@@ -206,21 +208,21 @@ class GrillParty(Engine):
     def _legal_exchanges(self, state: Any, seat: int) -> list[int]:
         n = state.core.num_players
         my_stock = state.players[seat].stock
-        gives = [g for g in range(K) if my_stock[g] > 0]
+        gives = [g for g in range(KINDS) if my_stock[g] > 0]
         ids: list[int] = []
         for source in range(n):
             pool = state.grill if source == 0 else state.players[(seat + source) % n].stock
-            for take in range(K):
+            for take in range(KINDS):
                 if pool[take] > 0:
-                    base = (source * K + take) * K
+                    base = (source * KINDS + take) * KINDS
                     ids.extend(base + give for give in gives)
         return ids
 
     # ------------------------------------------------------------------ codec
     def id_to_action(self, state: Any, seat: int, action_id: int) -> pb.Action:
         if action_id < LAYOUT.play_base:
-            source, rest = divmod(action_id, K * K)
-            take, give = divmod(rest, K)
+            source, rest = divmod(action_id, KINDS * KINDS)
+            take, give = divmod(rest, KINDS)
             exchange = pb.Exchange(take=GRILLABLES[take], give=GRILLABLES[give])
             if source == 0:
                 exchange.from_grill = True
@@ -248,7 +250,7 @@ class GrillParty(Engine):
                 source = (ex.from_seat - seat) % n
             else:
                 return None
-            return (source * K + GRILLABLES.index(ex.take)) * K + GRILLABLES.index(ex.give)
+            return (source * KINDS + GRILLABLES.index(ex.take)) * KINDS + GRILLABLES.index(ex.give)
         if kind == "play_card":
             card = action.play_card.card
             return LAYOUT.play_base + card if 0 <= card < LAYOUT.cards else None
@@ -482,14 +484,14 @@ class GrillParty(Engine):
 
     def check_invariants(self, state: Any) -> None:
         n = state.core.num_players
-        assert len(state.players) == n and len(state.grill) == K, "wrong number of players or grill slots"
-        assert sum(state.grill) == K * CONTENT.grill_per_kind, "the grill must hold four grillables"
+        assert len(state.players) == n and len(state.grill) == KINDS, "wrong number of players or grill slots"
+        assert sum(state.grill) == KINDS * CONTENT.grill_per_kind, "the grill must hold four grillables"
         totals = list(state.grill)
         for player in state.players:
             on_plate = 1 if player.plate else 0
-            assert sum(player.stock) + on_plate == K * CONTENT.stock_per_kind, "a player must hold four grillables"
+            assert sum(player.stock) + on_plate == KINDS * CONTENT.stock_per_kind, "a player must hold four grillables"
             assert all(count >= 0 for count in player.stock), "negative stock"
-            for k in range(K):
+            for k in range(KINDS):
                 totals[k] += player.stock[k]
             if player.plate:
                 totals[GRILLABLES.index(player.plate)] += 1
@@ -497,7 +499,7 @@ class GrillParty(Engine):
             assert cards == list(range(LAYOUT.cards)), "each player holds exactly one deck"
             assert len(player.hand) <= CONTENT.hand_size, "too many cards in hand"
         per_kind = CONTENT.grill_per_kind + n * CONTENT.stock_per_kind
-        assert totals == [per_kind] * K, "grillables were created or lost"
+        assert totals == [per_kind] * KINDS, "grillables were created or lost"
         assert state.phase in (pb.PHASE_EXCHANGE, pb.PHASE_PLAY, pb.PHASE_TUCK), "unknown phase"
         assert 0 <= state.quiet_turns <= CONTENT.stalemate_rounds * n, "quiet turns out of range"
 

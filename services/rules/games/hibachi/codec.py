@@ -24,8 +24,7 @@ from services.rules.games.hibachi.geometry import spaces_under_hole
 from services.rules.games.hibachi.table import value_index_of
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 
-L = LAYOUT
-V, S, K, R, C = L.values, L.spaces, L.kinds, L.recipes, L.cook_options
+V, S, K, R, C = LAYOUT.values, LAYOUT.spaces, LAYOUT.kinds, LAYOUT.recipes, LAYOUT.cook_options
 _CENTRES = {(s.centre_x, s.centre_y): s.id for s in SPACES}
 
 
@@ -35,42 +34,42 @@ def id_to_action(action_id: int) -> pb.Action:
 
 
 def _build_action(action_id: int) -> pb.Action:
-    if action_id < L.buy_base:
-        v, space = divmod(action_id - L.throw_base, S)
+    if action_id < LAYOUT.buy_base:
+        v, space = divmod(action_id - LAYOUT.throw_base, S)
         centre = SPACES[space]
         return pb.Action(throw=pb.Throw(chip_value=CHIP_VALUES[v], aim_x=centre.centre_x, aim_y=centre.centre_y))
-    if action_id < L.sell_base:
-        v, k = divmod(action_id - L.buy_base, K)
+    if action_id < LAYOUT.sell_base:
+        v, k = divmod(action_id - LAYOUT.buy_base, K)
         return pb.Action(buy=pb.Buy(chip_value=CHIP_VALUES[v], ingredient=INGREDIENTS[k]))
-    if action_id < L.bonus_base:
-        v, k = divmod(action_id - L.sell_base, K)
+    if action_id < LAYOUT.bonus_base:
+        v, k = divmod(action_id - LAYOUT.sell_base, K)
         return pb.Action(sell=pb.Sell(chip_value=CHIP_VALUES[v], ingredient=INGREDIENTS[k]))
-    if action_id < L.place_base:
-        v, k = divmod(action_id - L.bonus_base, K)
+    if action_id < LAYOUT.place_base:
+        v, k = divmod(action_id - LAYOUT.bonus_base, K)
         return pb.Action(bonus_ingredient=pb.BonusIngredient(chip_value=CHIP_VALUES[v], ingredient=INGREDIENTS[k]))
-    if action_id < L.reserve_base:
-        rest, space = divmod(action_id - L.place_base, S)
+    if action_id < LAYOUT.reserve_base:
+        rest, space = divmod(action_id - LAYOUT.place_base, S)
         v, w = divmod(rest, V)
         centre = SPACES[space]
         place = pb.PlaceChip(
             chip_value=CHIP_VALUES[v], placed_chip_value=CHIP_VALUES[w], x=centre.centre_x, y=centre.centre_y
         )
         return pb.Action(place_chip=place)
-    if action_id < L.head_chef_base:
-        return pb.Action(reserve_recipe=pb.ReserveRecipe(chip_value=CHIP_VALUES[action_id - L.reserve_base]))
-    if action_id < L.cook_base:
-        return pb.Action(take_head_chef=pb.TakeHeadChef(chip_value=CHIP_VALUES[action_id - L.head_chef_base]))
-    if action_id < L.nothing_base:
-        rest, option = divmod(action_id - L.cook_base, C)
+    if action_id < LAYOUT.head_chef_base:
+        return pb.Action(reserve_recipe=pb.ReserveRecipe(chip_value=CHIP_VALUES[action_id - LAYOUT.reserve_base]))
+    if action_id < LAYOUT.cook_base:
+        return pb.Action(take_head_chef=pb.TakeHeadChef(chip_value=CHIP_VALUES[action_id - LAYOUT.head_chef_base]))
+    if action_id < LAYOUT.nothing_base:
+        rest, option = divmod(action_id - LAYOUT.cook_base, C)
         v, recipe = divmod(rest, R)
         kinds = RECIPES[recipe].ingredients
         chili_for = kinds[option - 1] if 0 < option <= len(kinds) else pb.INGREDIENT_UNSPECIFIED
         return pb.Action(cook=pb.Cook(chip_value=CHIP_VALUES[v], recipe=recipe, chili_for=chili_for))
-    return pb.Action(do_nothing=pb.DoNothing(chip_value=CHIP_VALUES[action_id - L.nothing_base]))
+    return pb.Action(do_nothing=pb.DoNothing(chip_value=CHIP_VALUES[action_id - LAYOUT.nothing_base]))
 
 
 # Every id's action, built once and kept serialized (parsing is cheaper than building anew).
-_ENCODED = [_build_action(action_id).SerializeToString() for action_id in range(L.size)]
+_ENCODED = [_build_action(action_id).SerializeToString() for action_id in range(LAYOUT.size)]
 
 
 def _kind(ingredient: int) -> int | None:
@@ -89,26 +88,26 @@ def action_to_id(action: Any) -> int | None:
         return None
     if kind == "throw":
         space = _CENTRES.get((detail.aim_x, detail.aim_y))
-        return None if space is None else L.throw(v, space)
+        return None if space is None else LAYOUT.throw(v, space)
     if kind in ("buy", "sell", "bonus_ingredient"):
         k = _kind(detail.ingredient)
         if k is None:
             return None
-        return {"buy": L.buy, "sell": L.sell, "bonus_ingredient": L.bonus}[kind](v, k)
+        return {"buy": LAYOUT.buy, "sell": LAYOUT.sell, "bonus_ingredient": LAYOUT.bonus}[kind](v, k)
     if kind == "place_chip":
         w = value_index_of(detail.placed_chip_value)
         space = _CENTRES.get((detail.x, detail.y))
-        return None if w is None or space is None else L.place(v, w, space)
+        return None if w is None or space is None else LAYOUT.place(v, w, space)
     if kind == "reserve_recipe":
-        return L.reserve(v)
+        return LAYOUT.reserve(v)
     if kind == "take_head_chef":
-        return L.head_chef(v)
+        return LAYOUT.head_chef(v)
     if kind == "cook":
         if not 0 <= detail.recipe < R:
             return None
         option = cook_option(detail.recipe, detail.chili_for)
-        return None if option < 0 else L.cook(v, detail.recipe, option)
-    return L.nothing(v)
+        return None if option < 0 else LAYOUT.cook(v, detail.recipe, option)
+    return LAYOUT.nothing(v)
 
 
 def _where(x: float, y: float) -> str:

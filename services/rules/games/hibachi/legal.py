@@ -24,8 +24,7 @@ from services.rules.games.hibachi.table import (
 )
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 
-L = LAYOUT
-V, S, K, R, C = L.values, L.spaces, L.kinds, L.recipes, L.cook_options
+V, S, K, R, C = LAYOUT.values, LAYOUT.spaces, LAYOUT.kinds, LAYOUT.recipes, LAYOUT.cook_options
 PLACE_SPACE = ACTION_SPACE[pb.SPACE_KIND_PLACE_CHIP]
 BONUS_SPACE = ACTION_SPACE[pb.SPACE_KIND_BONUS_INGREDIENT]
 RESERVE_SPACE = ACTION_SPACE[pb.SPACE_KIND_RESERVE_RECIPE]
@@ -35,8 +34,8 @@ RESERVE_BIT, HEAD_CHEF_BIT = 1 << RESERVE_SPACE, 1 << HEAD_CHEF_SPACE
 IN_SUPPLY = pb.CHIP_STATUS_IN_SUPPLY
 ON_BOARD = pb.CHIP_STATUS_ON_BOARD
 # Every throw of a chip, and every placement of chip w by chip v: one per space, precomputed.
-THROW_IDS = [[L.throw(v, s) for s in range(S)] for v in range(V)]
-PLACE_IDS = [[[L.place(v, w, s) for s in range(S)] for w in range(V)] for v in range(V)]
+THROW_IDS = [[LAYOUT.throw(v, s) for s in range(S)] for v in range(V)]
+PLACE_IDS = [[[LAYOUT.place(v, w, s) for s in range(S)] for w in range(V)] for v in range(V)]
 
 
 def legal_ids(state: Any) -> list[int]:
@@ -81,38 +80,38 @@ def cleaning_ids(state: Any, seat: int) -> list[int]:
             if space in SPACE_INGREDIENT:
                 kind = SPACE_INGREDIENT[space]
                 if player.money >= costs[space] and can_take_card(state, kind):
-                    ids.append(L.buy(v, kind))
+                    ids.append(LAYOUT.buy(v, kind))
                 if hand[kind] > 0:
-                    ids.append(L.sell(v, kind))
+                    ids.append(LAYOUT.sell(v, kind))
             elif space == PLACE_SPACE:
                 for w, other in mine:
                     if placeable(other, chip):
                         ids.extend(PLACE_IDS[v][w])
             elif space == BONUS_SPACE:
-                ids.extend(L.bonus(v, kind) for kind in range(K) if can_take_card(state, kind))
+                ids.extend(LAYOUT.bonus(v, kind) for kind in range(K) if can_take_card(state, kind))
             elif space == RESERVE_SPACE:
                 if state.recipe_deck:
-                    ids.append(L.reserve(v))
+                    ids.append(LAYOUT.reserve(v))
             elif space == HEAD_CHEF_SPACE:
-                ids.append(L.head_chef(v))
-        ids.extend(L.cook(v, recipe, option) for recipe, option in cookable)
-        ids.append(L.nothing(v))
+                ids.append(LAYOUT.head_chef(v))
+        ids.extend(LAYOUT.cook(v, recipe, option) for recipe, option in cookable)
+        ids.append(LAYOUT.nothing(v))
     return ids
 
 
 def is_legal(state: Any, action_id: int) -> bool:
     """Whether one id is legal now; the same answer as `action_id in legal_ids(state)`."""
-    if not 0 <= action_id < L.size:
+    if not 0 <= action_id < LAYOUT.size:
         return False
     seat = state.core.seat_to_move
-    if action_id < L.buy_base:
-        v = (action_id - L.throw_base) // S
+    if action_id < LAYOUT.buy_base:
+        v = (action_id - LAYOUT.throw_base) // S
         return state.phase == pb.PHASE_THROWING and state.chips[chip_slot(state, seat, v)].status == IN_SUPPLY
     if state.phase != pb.PHASE_CLEANING:
         return False
     player = state.players[seat]
-    if action_id < L.place_base:
-        block, rest = divmod(action_id - L.buy_base, V * K)
+    if action_id < LAYOUT.place_base:
+        block, rest = divmod(action_id - LAYOUT.buy_base, V * K)
         v, kind = divmod(rest, K)
         chip = state.chips[chip_slot(state, seat, v)]
         if chip.status != ON_BOARD:
@@ -125,28 +124,28 @@ def is_legal(state: Any, action_id: int) -> bool:
         if block == 0:  # buy
             return player.money >= space_cost(state, space) and can_take_card(state, kind)
         return player.hand[kind] > 0  # sell
-    if action_id < L.reserve_base:
-        rest = (action_id - L.place_base) // S
+    if action_id < LAYOUT.reserve_base:
+        rest = (action_id - LAYOUT.place_base) // S
         v, w = divmod(rest, V)
         chip = state.chips[chip_slot(state, seat, v)]
         placed = state.chips[chip_slot(state, seat, w)]
         return chip.status == ON_BOARD and bool(chip.space_bits & PLACE_BIT) and placeable(placed, chip)
-    if action_id < L.cook_base:
-        block, v = divmod(action_id - L.reserve_base, V)
+    if action_id < LAYOUT.cook_base:
+        block, v = divmod(action_id - LAYOUT.reserve_base, V)
         chip = state.chips[chip_slot(state, seat, v)]
         if chip.status != ON_BOARD:
             return False
         if block == 0:
             return bool(chip.space_bits & RESERVE_BIT) and len(state.recipe_deck) > 0
         return bool(chip.space_bits & HEAD_CHEF_BIT)
-    if action_id < L.nothing_base:
-        rest, option = divmod(action_id - L.cook_base, C)
+    if action_id < LAYOUT.nothing_base:
+        rest, option = divmod(action_id - LAYOUT.cook_base, C)
         v, recipe = divmod(rest, R)
         if state.chips[chip_slot(state, seat, v)].status != ON_BOARD:
             return False
         if recipe not in state.recipes_on_show and recipe not in player.reserve:
             return False
         return option in cook_options(player.hand, recipe)
-    v = action_id - L.nothing_base
+    v = action_id - LAYOUT.nothing_base
     return state.chips[chip_slot(state, seat, v)].status == ON_BOARD
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from services.rules.games.a_la_carte_cards import ENGINE
-from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, K, R
+from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, NUM_COURSES, NUM_RECIPES
 from services.rules.games.a_la_carte_cards.scoring import NEEDS
 from sizzle.common.v1 import common_pb2
 from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
@@ -15,7 +15,7 @@ CLASSIC, BREAK = 0, 1  # positions in content `recipes`
 
 def counts(letters: str) -> list[int]:
     """"AAMD" -> counts by course in content order."""
-    hand = [0] * K
+    hand = [0] * NUM_COURSES
     for letter in letters:
         hand[COURSE_INDEX[LETTER[letter]]] += 1
     return hand
@@ -48,14 +48,14 @@ def position(
     by seat `rest_served_by` (they must make whole Classic meals and Break the rules dishes).
     `deck_counts` plays with another deck than the content's (the caller patches the engine's counts)."""
     state = ENGINE.new_game(len(hands), {}, seed)
-    served = [list(dishes) for dishes in served] if served else [[0] * R for _ in hands]
+    served = [list(dishes) for dishes in served] if served else [[0] * NUM_RECIPES for _ in hands]
     left = list(deck_counts or COUNTS)
     for text in [*hands, pile, deck_top if deck is None else deck]:
         for k, count in enumerate(counts(text)):
             left[k] -= count
     for dishes in served:
         for r, count in enumerate(dishes):
-            for k in range(K):
+            for k in range(NUM_COURSES):
                 left[k] -= count * NEEDS[r][k]
     assert all(count >= 0 for count in left), "more cards than the deck holds"
     if deck is None:

@@ -8,10 +8,10 @@ import random
 import numpy as np
 
 from services.rules.games.grill_party.content import CONTENT, LAYOUT
-from services.rules.games.grill_party.rules import CARDS, OUTLOOK_SIZE, K, condition_holds
+from services.rules.games.grill_party.rules import CARDS, KINDS, OUTLOOK_SIZE, condition_holds
 from services.rules.registry import get_engine
 
-ROW = K * K + 1
+ROW = KINDS * KINDS + 1
 
 
 def _holding(grill: list[int], cards: set[int]) -> int:
@@ -24,8 +24,8 @@ def _expected(view) -> np.ndarray:  # type: ignore[no-untyped-def]
     me = max(viewer, 0)
     grill = list(view.grill)
     after: list[list[int] | None] = []
-    for take in range(K):
-        for give in range(K):
+    for take in range(KINDS):
+        for give in range(KINDS):
             moved = list(grill)
             if moved[take] == 0:
                 after.append(None)
@@ -38,7 +38,7 @@ def _expected(view) -> np.ndarray:  # type: ignore[no-untyped-def]
     hand = set(view.players[me].hand) if viewer >= 0 else set()
     blocked = {p.top_card for seat, p in enumerate(view.players) if seat != me and p.HasField("top_card")}
     nxt = view.players[(me + 1) % n]
-    gives = [g for g in range(K) if nxt.stock[g] > 0]
+    gives = [g for g in range(KINDS) if nxt.stock[g] > 0]
     out = np.zeros(OUTLOOK_SIZE, np.float32)
     for k, g in enumerate(after):
         if g is None:
@@ -47,7 +47,7 @@ def _expected(view) -> np.ndarray:  # type: ignore[no-untyped-def]
             out[k] = _holding(g, hand - blocked) / CONTENT.hand_size
         out[ROW + k] = _holding(g, everything) / LAYOUT.cards
         best = _holding(g, everything)
-        for take in range(K):
+        for take in range(KINDS):
             for give in gives:
                 if g[take]:
                     moved = list(g)

@@ -10,7 +10,7 @@ from services.rules import registry
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(prog="python -m services.bench")
+    parser = argparse.ArgumentParser(prog="python -m apps.bench")
     parser.add_argument("--game", help="only this game")
     parser.add_argument("--only", choices=["engines", "match", "bots", "matchmaking", "records"], action="append",
                         help="only these sections")
@@ -23,31 +23,31 @@ def main() -> int:
     sections = args.only or ["engines", "match", "bots", "matchmaking", "records"]
     ok = True
     if "engines" in sections:
-        from services.bench import engines
+        from apps.bench import engines
 
         text, good = engines.run(games, args.seconds)
         print(text + "\n", flush=True)
         ok &= good
     if "match" in sections:
-        from services.bench import match
+        from apps.bench import match
 
         text, good = match.run(redis_url, games, args.seconds, args.quick)
         print(text + "\n", flush=True)
         ok &= good
     if "bots" in sections:
-        from services.bench import bots
+        from apps.bench import bots
 
         text, good = bots.run(redis_url, max(args.seconds, 10.0), games)
         print(text + "\n", flush=True)
         ok &= good
     if "matchmaking" in sections:
-        from services.bench import matchmaking
+        from apps.bench import matchmaking
 
         text, good = matchmaking.run(redis_url, args.seconds, args.quick)
         print(text + "\n", flush=True)
         ok &= good
     if "records" in sections:
-        from services.bench import records
+        from apps.bench import records
 
         text, good = records.run(redis_url, postgres_url, args.quick)
         print(text + "\n", flush=True)

@@ -78,7 +78,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from services.serve import serve
+    from apps.serve import serve
 
     config = Config.from_env()
     if args.addr:

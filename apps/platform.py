@@ -1,5 +1,6 @@
-"""Builds the platform's gRPC server: `create_server(config, deps)` is used by `sizzle serve` and by
-the tests alike, so both run the same wiring. `build_deps(config)` picks the store (Redis when
+"""The composition root of the serving process. Builds the platform's gRPC server:
+`create_server(config, deps)` is used by `sizzle serve` and by the tests alike, so both run the same
+wiring. `build_deps(config)` picks the store (Redis when
 SIZZLE_REDIS_URL is set, else in-process), the bot dispatcher (Celery when SIZZLE_BROKER_URL is
 set, else in-process) and the durable records (SIZZLE_RECORDS_URL, else an SQLite file beside the
 embedded store)."""
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.auth.accounts import Accounts
+from services.auth.service import AUTH_SERVICE, AuthServicer
+from services.auth.tokens import TokenSigner, bearer
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.interceptor import Admission
@@ -22,9 +25,8 @@ from services.kit.quotas import Quotas, QuotaStore, build_quota_store, subject_o
 from services.kit.server import Registration, RunningServer, start_server
 from services.match.core import Matches
 from services.match.deadlines import DeadlineLoop
-from services.match.service import AUTH_SERVICE, MATCH_SERVICE, AuthServicer, MatchServicer
+from services.match.service import MATCH_SERVICE, MatchServicer
 from services.match.store import MatchStore, MemoryStore
-from services.match.tokens import TokenSigner, bearer
 from services.records.writer import RecordWriter
 from services.rules import registry
 from services.rules import service as rules_service
@@ -136,13 +138,17 @@ class Platform:
 
 
 def make_bots(config: Config, matches: Matches, deps: Deps) -> Any:
+    """Who plays the bot seats: Celery workers when a broker is set (the match service enqueues on the
+    workers' app), else the policy in this process. Here, and only here, the services meet the workers."""
     if config.broker_url:
         from services.match.celery_bots import CeleryBots
+        from workers.bots.celery_app import make_celery
 
-        return CeleryBots(config)
-    from services.match.bots import InProcessBots, default_bot_factory
+        return CeleryBots(config, make_celery(config))
+    from services.match.bots import InProcessBots
+    from workers.bots.policy import make_bot
 
-    return InProcessBots(matches, deps.bot_factory or default_bot_factory, config.bot_think_seconds)
+    return InProcessBots(matches, deps.bot_factory or make_bot, config.bot_think_seconds)
 
 
 def rate_limit(signer: TokenSigner, quotas: Quotas) -> Admission:

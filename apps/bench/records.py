@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from services.bench.harness import percentile, table, verdict
+from apps.bench.harness import percentile, table, verdict
 from services.kit.config import Config
 from services.match.redis_store import RedisStore
 from services.records.migrate import migrate
@@ -36,8 +36,8 @@ from sizzle.match.v1 import match_store_pb2 as spb
 
 FINISH_COMMIT_RATIO_TARGET = 1.3
 HISTORY_P99_TARGET_MS = 20.0
-PLAYERS = 1_999  # prime: every player plays every game (a multiple of 5 would tie players to games)
-GAMES = ("grill_party", "hibachi", "license_to_grill", "a_la_carte", "a_la_carte_cards")
+PLAYERS = 1_999  # prime: every player plays every game (a common factor with the games would tie players to some)
+GAME = "grill_party"  # the game of the commits timed, and of the history pages of one game
 
 
 def _schema() -> str:
@@ -85,7 +85,7 @@ async def _commit_costs(redis_url: str, rounds: int) -> dict[str, list[float]]:
     expiry, the queue), and the commit script of a finishing one without and with the queue's ZADD
     (what the records added to SubmitAction's path)."""
     store = RedisStore(redis_url, f"sizzle-bench-{uuid.uuid4().hex[:8]}", 3600)
-    record, log = _played_out("grill_party", 1)
+    record, log = _played_out(GAME, 1)
     samples: dict[str, list[float]] = {"ordinary": [], "finishing": [], "script": [], "script + queue": []}
     try:
         for index in range(rounds):
@@ -127,7 +127,8 @@ async def _writer_rate(redis_url: str, postgres_url: str, matches: int) -> tuple
     await migrate(postgres_url, schema)
     records = SqlRecordsStore.connect(postgres_url, schema)
     try:
-        played = [_played_out(GAMES[i % len(GAMES)], i) for i in range(min(matches, 50))]
+        games = registry.game_ids()
+        played = [_played_out(games[index % len(games)], index) for index in range(min(matches, 50))]
         for index in range(matches):
             record, log = played[index % len(played)]
             copy = spb.StoredMatch()
@@ -165,22 +166,23 @@ async def _writer_rate(redis_url: str, postgres_url: str, matches: int) -> tuple
 
 async def _fill(store: SqlRecordsStore, rows: int, players: int) -> float:
     """Inserts `rows` finished matches with three players each, in bulk; returns the seconds it took."""
-    sample, _ = _played_out("grill_party", 3)
+    sample, _ = _played_out(GAME, 3)
     match = sample.match.SerializeToString()
-    games = "ARRAY[" + ", ".join(f"'{g}'" for g in GAMES) + "]"
+    game_ids = registry.game_ids()
+    games = "ARRAY[" + ", ".join(f"'{game_id}'" for game_id in game_ids) + "]"
     started = time.perf_counter()
     async with store.engine.begin() as connection:
         await connection.execute(text(f"""
             INSERT INTO finished_matches (match_id, game_id, rules_version, seed, seed_fixed, options, num_players,
                 creator_player_id, created_unix_ms, finished_unix_ms, match, state, log)
-            SELECT 'm_' || lpad(to_hex(i), 12, '0'), ({games})[1 + i % 5], 'bench', i::text, false,
+            SELECT 'm_' || lpad(to_hex(i), 12, '0'), ({games})[1 + i % {len(game_ids):d}], 'bench', i::text, false,
                 CAST(:options AS json), 3, '', 1700000000000 + i * 1000, 1700000000000 + i * 1000 + 600000, :match,
                 '\\x00'::bytea, '\\x00'::bytea
             FROM generate_series(1, {rows:d}) AS i"""), {"options": json.dumps({}), "match": match})
         await connection.execute(text(f"""
             INSERT INTO match_players (player_id, match_id, game_id, seat, finished_unix_ms)
             SELECT 'p_' || lpad(((i * 7 + s * 13) % {players:d})::text, 6, '0'), 'm_' || lpad(to_hex(i), 12, '0'),
-                ({games})[1 + i % 5], s, 1700000000000 + i * 1000 + 600000
+                ({games})[1 + i % {len(game_ids):d}], s, 1700000000000 + i * 1000 + 600000
             FROM generate_series(1, {rows:d}) AS i, generate_series(0, 2) AS s"""))
     async with store.engine.connect() as connection:
         await connection.execution_options(isolation_level="AUTOCOMMIT")
@@ -198,7 +200,7 @@ def _plan_nodes(plan: Any) -> list[str]:
 
 async def _plans(store: SqlRecordsStore, player_id: str, cursor: str) -> list[list[str]]:
     plans = []
-    for game_id, at in (("", ""), ("hibachi", ""), ("", cursor)):
+    for game_id, at in (("", ""), (GAME, ""), ("", cursor)):
         query = store.history_query(player_id, game_id, at, 20)
         compiled = query.compile(store.engine.sync_engine, compile_kwargs={"literal_binds": True})
         async with store.engine.connect() as connection:
@@ -215,8 +217,9 @@ async def history_pages(postgres_url: str, rows: int, players: int, queries: int
         filled = await _fill(store, rows, players)
         rng = random.Random(5)
         kinds: dict[str, list[float]] = {"first page": [], "first page of one game": [], "a deep page (cursor)": []}
+        games = registry.game_ids()
         for warm_up in range(30):  # the indexes' upper levels into memory, the statements prepared; not timed
-            await store.history(f"p_{warm_up:06d}", GAMES[warm_up % 5] if warm_up % 2 else "", "", 20)
+            await store.history(f"p_{warm_up:06d}", games[warm_up % len(games)] if warm_up % 2 else "", "", 20)
         for _ in range(queries):
             player = f"p_{rng.randrange(players):06d}"
             for kind in kinds:
@@ -225,7 +228,7 @@ async def history_pages(postgres_url: str, rows: int, players: int, queries: int
                     mid = 1_700_000_000_000 + rng.randrange(rows) * 1000 + 600_000
                     cursor = f"{mid}:m_{'f' * 12}"
                 started = time.perf_counter()
-                page = await store.history(player, "hibachi" if "game" in kind else "", cursor, 20)
+                page = await store.history(player, GAME if "game" in kind else "", cursor, 20)
                 kinds[kind].append(time.perf_counter() - started)
                 assert page.entries or cursor
         plans = await _plans(store, "p_000001", f"{1_700_000_000_000 + rows * 500:d}:m_{'f' * 12}")
@@ -249,7 +252,7 @@ def run(redis_url: str, postgres_url: str, quick: bool = False) -> tuple[str, bo
     lines = [table(
         "The end-of-match write on SubmitAction's path: one ZADD in the commit script of the action that finishes "
         f"a match (target: the script's p50 <= {FINISH_COMMIT_RATIO_TARGET} x without it)",
-        ["commit (RedisStore, grill_party)", "p50 ms", "p99 ms", "ratio", "verdict"], commits)]
+        [f"commit (RedisStore, {GAME})", "p50 ms", "p99 ms", "ratio", "verdict"], commits)]
     drained = 200 if quick else 1_000
     per_second, ms_each, entries = asyncio.run(_writer_rate(redis_url, postgres_url, drained))
     lines.append(table(

@@ -13,7 +13,7 @@ from typing import Any
 import grpc
 import redis
 
-from services.bench.harness import (
+from apps.bench.harness import (
     Rate,
     bench_channel,
     closed_loop,
@@ -23,10 +23,10 @@ from services.bench.harness import (
     table,
     verdict,
 )
+from services.auth.tokens import SEAT, SERVICE, Identity, TokenSigner
 from services.kit.config import Config
 from services.match.core import Matches
 from services.match.redis_store import RedisStore
-from services.match.tokens import SEAT, SERVICE, Identity, TokenSigner
 from services.rules import registry
 from sizzle.auth.v1 import auth_service_pb2 as apb
 from sizzle.auth.v1 import auth_service_pb2_grpc

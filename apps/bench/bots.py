@@ -14,8 +14,8 @@ import uuid
 
 import redis
 
-from services.bench.harness import bench_channel, percentile, server_process, table, verdict
-from services.bench.match import auth, guests
+from apps.bench.harness import bench_channel, percentile, server_process, table, verdict
+from apps.bench.match import auth, guests
 from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
 
@@ -88,7 +88,7 @@ def run(redis_url: str, seconds: float, games: list[str]) -> tuple[str, bool]:
     env = {"SIZZLE_REDIS_URL": redis_url, "SIZZLE_REDIS_PREFIX": prefix, "SIZZLE_BROKER_URL": broker,
            "SIZZLE_BOT_QUEUE": queue, "SIZZLE_TOKEN_KEY": "sizzle-bench-key-0123456789abcdefgh"}
     with server_process("match", env) as target:
-        worker = subprocess.Popen([sys.executable, "-m", "services.cli", "worker", "--concurrency", "1",
+        worker = subprocess.Popen([sys.executable, "-m", "apps.cli", "worker", "--concurrency", "1",
                                    "--loglevel", "WARNING"], env={**os.environ, **env, "SIZZLE_MATCH_ADDR": target},
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:

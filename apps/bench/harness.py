@@ -54,7 +54,7 @@ def server_process(services: str, env: dict[str, str] | None = None) -> Iterator
     port = free_port()
     full_env = {**os.environ, "SIZZLE_ADDR": f"127.0.0.1:{port}", "SIZZLE_GRACE_SECONDS": "0.2",
                 **BENCH_WITHOUT_QUOTAS, **(env or {})}
-    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--services", services], env=full_env,
+    proc = subprocess.Popen([sys.executable, "-m", "apps.cli", "serve", "--services", services], env=full_env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     target = f"127.0.0.1:{port}"
     try:

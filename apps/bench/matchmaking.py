@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import redis
 
-from services.bench.harness import Rate, closed_loop, server_process, table, verdict
+from apps.bench.harness import Rate, closed_loop, server_process, table, verdict
 from services.kit.config import Config
 from services.kit.tls import CLIENT_FIELDS
 from services.matchmaking.creator import CreatedMatch, GrpcMatchCreator

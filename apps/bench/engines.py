@@ -8,7 +8,7 @@ import random
 import time
 from typing import Any
 
-from services.bench.harness import bench_channel, closed_loop, empty_call_rate, server_process, table, verdict
+from apps.bench.harness import bench_channel, closed_loop, empty_call_rate, server_process, table, verdict
 from services.rules import registry
 from services.rules.service import wrap_state
 from sizzle.rules.v1 import rules_service_pb2 as pb

@@ -15,7 +15,7 @@ from pathlib import Path
 import grpc
 import redis
 
-from services.bench.harness import calls_tls, free_port
+from apps.bench.harness import calls_tls, free_port
 from services.kit.tls import open_channel
 
 
@@ -52,7 +52,7 @@ class Topology:
 
     def _spawn(self, name: str, args: list[str], env: dict[str, str]) -> None:
         log = open(self.logs / f"{name}.log", "w")  # noqa: SIM115
-        self.procs.append(subprocess.Popen([sys.executable, "-m", "services.cli", *args], env=env, stdout=log,
+        self.procs.append(subprocess.Popen([sys.executable, "-m", "apps.cli", *args], env=env, stdout=log,
                                            stderr=subprocess.STDOUT, start_new_session=True))
 
     def start(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from services.app import build_deps, create_server
+from apps.platform import build_deps, create_server
 from services.kit.config import Config
 from services.kit.metrics import serve_metrics
 from services.kit.server import serve_until_signalled

@@ -16,7 +16,7 @@ import jwt
 from services.kit.errors import GameError
 from sizzle.common.v1 import common_pb2
 
-R = common_pb2.ErrorReason
+Reason = common_pb2.ErrorReason
 PLAYER, SEAT, BOT, SERVICE = "player", "seat", "bot", "service"
 _ISSUER = "sizzle"
 
@@ -104,12 +104,12 @@ class TokenSigner:
             claims = jwt.decode(token, key, algorithms=["HS256"], issuer=_ISSUER,
                                 options={"require": ["exp", "iat", "sub"]})
         except jwt.ExpiredSignatureError as exc:
-            raise GameError(R.ERROR_REASON_INVALID_TOKEN, "the token has expired") from exc
+            raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "the token has expired") from exc
         except jwt.PyJWTError as exc:
-            raise GameError(R.ERROR_REASON_INVALID_TOKEN, "the token is not valid") from exc
+            raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "the token is not valid") from exc
         kind = claims.get("kind")
         if kind not in (PLAYER, SEAT, BOT, SERVICE):
-            raise GameError(R.ERROR_REASON_INVALID_TOKEN, "the token has no known kind")
+            raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "the token has no known kind")
         identity = Identity(
             kind=kind,
             player_id=str(claims["sub"]),
@@ -126,6 +126,6 @@ def bearer(metadata: Any) -> str | None:
         if key == "authorization":
             scheme, _, token = str(value).partition(" ")
             if scheme.lower() != "bearer" or not token:
-                raise GameError(R.ERROR_REASON_INVALID_TOKEN, "authorization must be 'Bearer <token>'")
+                raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "authorization must be 'Bearer <token>'")
             return token.strip()
     return None

@@ -1,3 +1,0 @@
-"""`make loadtest`: a local topology on loopback (several match-service replicas, Redis, Celery
-workers, matchmaking when present) driven by simulated players; it reports throughput, latency
-percentiles per RPC, errors by code and whether any action was lost, and stops by itself."""

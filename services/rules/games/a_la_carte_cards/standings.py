@@ -1,0 +1,14 @@
+"""How a seat stands during a game of A la carte (the card game), as the terminal client's players table shows it
+(clients/tui/table.py finds this module beside the game's engine): a column label and its value, read
+from the seat's entry in the view's players. The final score comes with the outcome."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
+
+STANDING_COLUMNS: list[tuple[str, Callable[[pb.PlayerView], str]]] = [
+    ("score", lambda player: str(player.score)),
+    ("cards", lambda player: str(player.hand_size)),
+]

@@ -1,0 +1,68 @@
+"""The layers, as the import statements say them (lazy imports inside functions included):
+
+    apps  ->  clients, workers, services      (the composition root and the entry points)
+    clients, workers  ->  services            (services/ imports neither, nor apps/)
+
+and no cycle between the top-level packages. Read with `ast` from the source, not by importing it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("apps", "services", "workers", "clients")
+ALLOWED = {
+    "apps": {"services", "workers", "clients"},
+    "clients": {"services"},
+    "workers": {"services"},
+    "services": set(),
+}
+
+
+def imports_of(path: Path) -> set[str]:
+    """The top-level packages of ours that a file imports, anywhere in it."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in PACKAGES)
+    return found
+
+
+def edges() -> dict[tuple[str, str], list[str]]:
+    """(importer package, imported package) -> the files that make that edge."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "clients/python" in path.as_posix() or "node_modules" in path.parts:
+                continue  # sizzle-client's own package: built from gen/ and the example client
+            for imported in imports_of(path) - {package}:
+                found.setdefault((package, imported), []).append(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_import_follows_the_layers() -> None:
+    wrong = {f"{a} -> {b}": files for (a, b), files in edges().items() if b not in ALLOWED[a]}
+    assert not wrong, wrong
+
+
+def test_no_cycle_between_top_level_packages() -> None:
+    graph: dict[str, set[str]] = {p: set() for p in PACKAGES}
+    for a, b in edges():
+        graph[a].add(b)
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph[start])
+
+    assert not [p for p in PACKAGES if reaches(p, p, set())], graph
+
+
+def test_the_checker_sees_a_lazy_import(tmp_path: Path) -> None:
+    source = tmp_path / "module.py"
+    source.write_text("def f():\n    from workers.bots.policy import make_bot\n    import clients.cli\n")
+    assert imports_of(source) == {"workers", "clients"}

@@ -3,7 +3,9 @@
     apps  ->  clients, workers, services      (the composition root and the entry points)
     clients, workers  ->  services            (services/ imports neither, nor apps/)
 
-and no cycle between the top-level packages. Read with `ast` from the source, not by importing it."""
+and no cycle between the top-level packages. Outside services/, a game is used only through its public
+surface (`services/rules/games/<game>/public.py`) or the registry. Read with `ast` from the source,
+not by importing it."""
 
 from __future__ import annotations
 
@@ -18,6 +20,17 @@ ALLOWED = {
     "workers": {"services"},
     "services": set(),
 }
+
+
+def modules_imported(path: Path) -> set[str]:
+    """Every module a file imports from, by its full name."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
 
 
 def imports_of(path: Path) -> set[str]:
@@ -66,3 +79,16 @@ def test_the_checker_sees_a_lazy_import(tmp_path: Path) -> None:
     source = tmp_path / "module.py"
     source.write_text("def f():\n    from workers.bots.policy import make_bot\n    import clients.cli\n")
     assert imports_of(source) == {"workers", "clients"}
+
+
+def test_outside_services_a_game_is_used_only_through_its_public_surface() -> None:
+    reached_past = {}
+    for package in ("apps", "workers", "clients"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "clients/python" in path.as_posix() or "node_modules" in path.parts:
+                continue
+            inside = [m for m in modules_imported(path)
+                      if m.startswith("services.rules.games.") and m.count(".") >= 4 and not m.endswith(".public")]
+            if inside:
+                reached_past[str(path.relative_to(ROOT))] = inside
+    assert not reached_past, reached_past

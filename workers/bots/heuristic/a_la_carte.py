@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from services.rules.games.a_la_carte.content import (
+from services.rules.games.a_la_carte.public import (
     CONTENT,
     LAYOUT,
     NUM_CONDIMENTS,
@@ -24,8 +24,9 @@ from services.rules.games.a_la_carte.content import (
     RECIPES,
     SKILL_NAMES,
     SKILLS,
+    is_finished,
+    is_spoiled,
 )
-from services.rules.games.a_la_carte.kitchen import is_finished, is_spoiled
 from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
 
 # Faces of the fixed-heat kind, to judge the risk of a roll.

@@ -19,9 +19,17 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, LAYOUT, NUM_COURSES, NUM_RECIPES
-from services.rules.games.a_la_carte_cards.encoding import unseen_counts
-from services.rules.games.a_la_carte_cards.scoring import NEEDS, POINTS, hand_score
+from services.rules.games.a_la_carte_cards.public import (
+    CONTENT,
+    COURSE_INDEX,
+    LAYOUT,
+    NEEDS,
+    NUM_COURSES,
+    NUM_RECIPES,
+    POINTS,
+    hand_score,
+    unseen_counts,
+)
 
 LOOKAHEAD_WEIGHT = 0.5  # how much the next draw's promise counts next to the dishes in hand
 SERVE_IDS = range(LAYOUT.serve_base, LAYOUT.serve_base + NUM_RECIPES)

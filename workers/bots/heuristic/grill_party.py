@@ -11,8 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from services.rules.games.grill_party.content import LAYOUT
-from services.rules.games.grill_party.rules import CARDS, GRILLABLES, condition_holds
+from services.rules.games.grill_party.public import CARDS, GRILLABLES, LAYOUT, condition_holds
 from sizzle.games.grill_party.v1 import grill_party_pb2 as pb
 
 KINDS = LAYOUT.kinds

@@ -22,9 +22,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from services.rules.games.hibachi.accuracy import hit_rates
-from services.rules.games.hibachi.codec import id_to_action
-from services.rules.games.hibachi.content import (
+from services.rules.games.hibachi.public import (
     ACTION_SPACE,
     CHILI,
     CHIP_VALUES,
@@ -33,9 +31,11 @@ from services.rules.games.hibachi.content import (
     INGREDIENT_SPACE,
     INGREDIENTS,
     LAYOUT,
+    RECIPE_KINDS,
     THROWS_PER_ROUND,
+    hit_rates,
+    id_to_action,
 )
-from services.rules.games.hibachi.table import RECIPE_KINDS
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 
 BONUS_SPACE = ACTION_SPACE[pb.SPACE_KIND_BONUS_INGREDIENT]

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.rules.games.a_la_carte.actions import legal_ids
-from services.rules.games.a_la_carte.content import LAYOUT, RECIPES
+from services.rules.games.a_la_carte.public import LAYOUT, RECIPES, legal_ids
 from sizzle.games.a_la_carte.v1 import a_la_carte_pb2 as pb
 from workers.bots.plans import Plan
 

@@ -23,15 +23,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.rules.games.a_la_carte_cards.content import (
+from services.rules.games.a_la_carte_cards.public import (
     CONTENT,
     COURSES,
     LAYOUT,
     NUM_COURSES,
     NUM_RECIPES,
+    can_serve,
     course_name,
+    final_score,
 )
-from services.rules.games.a_la_carte_cards.scoring import can_serve, final_score
 from services.rules.registry import get_engine
 from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
 from workers.bots.heuristic import heuristic_bot

@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from services.rules.games.grill_party.content import LAYOUT
-from services.rules.games.grill_party.rules import CARDS, HOLDS, condition_holds
+from services.rules.games.grill_party.public import CARDS, HOLDS, LAYOUT, condition_holds
 from sizzle.games.grill_party.v1 import grill_party_pb2 as pb
 from workers.bots.plans import Plan
 

@@ -25,15 +25,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from services.rules.games.hibachi.accuracy import hit_rates
-from services.rules.games.hibachi.content import (
+from services.rules.games.hibachi.public import (
     ACTION_SPACE,
     CHILI,
     INGREDIENT_SPACE,
     LAYOUT,
+    RECIPE_KINDS,
     SKILL_SPREADS,
+    hit_rates,
 )
-from services.rules.games.hibachi.table import RECIPE_KINDS
 from services.rules.registry import get_engine
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 from workers.bots.heuristic import heuristic_bot

@@ -14,7 +14,7 @@ from typing import Any
 
 from services.rules.games.license_to_grill import geometry as geo
 from services.rules.games.license_to_grill import kitchen as kit
-from services.rules.games.license_to_grill.content import CHOOSE_KINDS, LAYOUT, NUM_RECIPES, RECIPES
+from services.rules.games.license_to_grill.public import CHOOSE_KINDS, LAYOUT, NUM_RECIPES, RECIPES
 from sizzle.games.license_to_grill.v1 import license_to_grill_pb2 as pb
 from workers.bots.plans import Plan
 

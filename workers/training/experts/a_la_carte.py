@@ -38,7 +38,7 @@ from itertools import product
 from math import comb
 from typing import Any
 
-from services.rules.games.a_la_carte.content import (
+from services.rules.games.a_la_carte.public import (
     CONTENT,
     CUP_KINDS,
     DIE,

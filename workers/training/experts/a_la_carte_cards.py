@@ -43,9 +43,17 @@ from typing import Any
 
 import numpy as np
 
-from services.rules.games.a_la_carte_cards.content import CONTENT, COURSE_INDEX, LAYOUT, NUM_COURSES, NUM_RECIPES
-from services.rules.games.a_la_carte_cards.encoding import unseen_counts
-from services.rules.games.a_la_carte_cards.scoring import NEEDS, POINTS, hand_score
+from services.rules.games.a_la_carte_cards.public import (
+    CONTENT,
+    COURSE_INDEX,
+    LAYOUT,
+    NEEDS,
+    NUM_COURSES,
+    NUM_RECIPES,
+    POINTS,
+    hand_score,
+    unseen_counts,
+)
 from sizzle.games.a_la_carte_cards.v1 import a_la_carte_cards_pb2 as pb
 
 HAND = CONTENT.hand_size

@@ -44,10 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from services.rules.games.grill_party.content import LAYOUT
-from services.rules.games.grill_party.rules import GRILL_INDEX as INDEX
-from services.rules.games.grill_party.rules import GRILL_STATES as STATES
-from services.rules.games.grill_party.rules import GRILLABLES, HOLDS
+from services.rules.games.grill_party.public import GRILL_INDEX as INDEX
+from services.rules.games.grill_party.public import GRILL_STATES as STATES
+from services.rules.games.grill_party.public import GRILLABLES, HOLDS, LAYOUT
 from sizzle.games.grill_party.v1 import grill_party_pb2 as pb
 
 # What `make train GAME=grill_party` needs beyond train.py's common settings to reproduce the shipped

@@ -44,17 +44,17 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from services.rules.games.hibachi.accuracy import hit_rates
-from services.rules.games.hibachi.content import (
+from services.rules.games.hibachi.public import (
     ACTION_SPACE,
     CHILI,
     CHIP_VALUES,
     CONTENT,
     INGREDIENT_SPACE,
     LAYOUT,
+    RECIPE_KINDS,
     SPACE_INGREDIENT,
+    hit_rates,
 )
-from services.rules.games.hibachi.table import RECIPE_KINDS
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 
 V, S, K, R, C = LAYOUT.values, LAYOUT.spaces, LAYOUT.kinds, LAYOUT.recipes, LAYOUT.cook_options

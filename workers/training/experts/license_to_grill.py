@@ -36,7 +36,7 @@ from typing import Any
 
 from services.rules.games.license_to_grill import geometry as geo
 from services.rules.games.license_to_grill import kitchen as kit
-from services.rules.games.license_to_grill.content import (
+from services.rules.games.license_to_grill.public import (
     CHOOSE_KINDS,
     CONTENT,
     LAYOUT,

@@ -53,6 +53,10 @@ MODEL_FALLBACKS = Counter("sizzle_bot_model_fallbacks_total",
                           "Bot decisions that fell back to the heuristic (missing or broken model), by game",
                           ["game", "reason"])
 
+RECORDS_PENDING = Gauge("sizzle_records_pending_matches",
+                        "Finished matches queued in the live store and not yet in the records database "
+                        "(the shared queue, as this replica's writer last read it)", multiprocess_mode="max")
+RECORDS_WRITTEN = Counter("sizzle_records_written_total", "Finished matches this replica's writer recorded")
 QUOTA_REFUSALS = Counter("sizzle_quota_refusals_total", "Requests refused by a quota or rate limit, by quota",
                          ["quota"])
 

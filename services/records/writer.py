@@ -13,6 +13,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from services.kit import metrics
 from services.kit.config import Config
 from services.kit.loops import Ticker, carry_on
 from services.match.store import MatchStore
@@ -51,6 +52,7 @@ class RecordWriter:
         if claimed and self.pause_ms:  # test-only: a window in which to kill this replica
             await asyncio.sleep(self.pause_ms / 1000)
         await asyncio.gather(*(self._record_or_log(match_id, until) for match_id in claimed))
+        metrics.RECORDS_PENDING.set(await self.live.finished_pending())  # the backlog an operator watches
         return len(claimed)
 
     async def _record_or_log(self, match_id: str, until: int) -> None:
@@ -65,6 +67,7 @@ class RecordWriter:
             entries = await self.live.log(match_id, -1)
             if await self.records.put_match(FinishedMatch.of(record, entries, self._seed(record))):
                 self.written += 1
+                metrics.RECORDS_WRITTEN.inc()
         # else: queued by a commit that lost its race (a cluster queues first); the finishing commit queues it again
         await self.live.drop_finished(match_id, until)
 

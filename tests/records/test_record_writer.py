@@ -13,6 +13,7 @@ import sys
 import time
 
 import grpc
+from prometheus_client import REGISTRY
 
 from services.kit.config import Config
 from services.match.redis_store import RedisStore
@@ -133,6 +134,7 @@ def test_two_writers_racing_on_a_match_write_one_record(postgres_db: RecordsData
             page = await records.history("p_hal", "", "", 10)
             assert [e.match.match_id for e in page.entries] == ["m_race"]
             assert await live.finished_pending() == 0
+            assert REGISTRY.get_sample_value("sizzle_records_pending_matches") == 0  # the backlog, as last read
         finally:
             await live.close()
             await records.close()

@@ -44,7 +44,13 @@ def play_out(engine: Engine, state: Any, bots: Sequence[Bot], max_actions: int =
 def play_game(
     engine: Engine, bots: Sequence[Bot], seed: int, options: Mapping[str, str] | None = None
 ) -> tuple[list[float], int]:
-    """One game from a fresh deal: (win shares by seat, number of actions)."""
+    """One game from a fresh deal: (win shares by seat, number of actions). A bot that searches
+    (workers/training/search.py) is shown the game's state through `observe_game`; it redraws what
+    its seat cannot know before it looks ahead."""
     state = engine.new_game(len(bots), options, seed)
+    for bot in bots:
+        observe = getattr(bot, "observe_game", None)
+        if observe is not None:
+            observe(state)
     actions = play_out(engine, state, bots)
     return win_shares(engine, state), actions

@@ -123,6 +123,17 @@ def seatings(table_sizes: Sequence[int]) -> list[tuple[int, int]]:
     return [(n, seat) for n in table_sizes for seat in range(n)]
 
 
+def opponent_bot(game_id: str, opponent: str, rng: random.Random) -> Bot:
+    """An opponent of the hero: "heuristic", "random", or "onnx" (the shipped model, hard)."""
+    if opponent == "heuristic":
+        return heuristic_bot(game_id, rng)
+    if opponent == "random":
+        return RandomBot(rng)
+    if opponent == "onnx":
+        return OnnxPolicy(game_id, Difficulty.HARD, rng)  # the model is loaded once a process
+    raise ValueError(f"unknown opponent {opponent!r}")
+
+
 def play_match_series(
     game_id: str,
     hero: Callable[[random.Random], Bot],
@@ -140,9 +151,7 @@ def play_match_series(
     for index in range(games):
         players, hero_seat = orders[index % len(orders)]
         bot_rng = random.Random(rng.getrandbits(63))
-        bots: list[Bot] = [
-            heuristic_bot(game_id, bot_rng) if opponent == "heuristic" else RandomBot(bot_rng) for _ in range(players)
-        ]
+        bots: list[Bot] = [opponent_bot(game_id, opponent, bot_rng) for _ in range(players)]
         bots[hero_seat] = hero(bot_rng)
         shares, _ = play_game(engine, bots, rng.getrandbits(63))
         standing.add(shares[hero_seat], players)

@@ -15,7 +15,7 @@ PLAYERS ?= 40
 SECONDS ?= 60
 
 .DEFAULT_GOAL := help
-.PHONY: help run test gen lint bench clean deploy-check loadtest train tournament balance playthroughs snapshots client-package web
+.PHONY: help run test gen lint bench clean deploy-check loadtest train tournament ladder balance playthroughs snapshots client-package web
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -78,6 +78,9 @@ train: $(GEN) $(VENV)/.train-installed ## train GAME's policy on the CPUs and sh
 
 tournament: $(GEN) ## the shipped models against heuristic and random bots (GAME=<id>, default every game)
 	$(BIN)/python -m workers.training.tournament $(if $(GAME),--game $(GAME),)
+
+ladder: $(GEN) ## difficulties rated: random, heuristic, easy, medium, hard, search at mixed tables; writes matchmaking's bot ratings (GAME=<id>, TUNE=1)
+	$(BIN)/python -m workers.training.ladder $(if $(GAME),--game $(GAME),) --search-games $(or $(SEARCH_GAMES),10) $(if $(TUNE),--tune,) --write
 
 balance: $(GEN) ## the balance gate: single-minded plans and seat tables against heuristic bots, 1,000 games each (GAME=<id>)
 	$(BIN)/python -m workers.training.balance $(if $(GAME),--game $(GAME),)

@@ -150,7 +150,7 @@ class Matchmaker:
         if any(t.bots for t, _ in claimed):
             ids = [bot_id(d) for d in DIFFICULTIES]
             raws = await self.store.get_ratings(game_id, ids)
-            bots = {d: record_of(bot_id(d), raws.get(bot_id(d))) for d in DIFFICULTIES}
+            bots = {d: record_of(game_id, bot_id(d), raws.get(bot_id(d))) for d in DIFFICULTIES}
             difficulties = {i: choose_difficulty([p.rating for p in t.people], bots)
                             for i, (t, _) in enumerate(claimed) if t.bots}
         seating = {f.formation_id for _, f in claimed}

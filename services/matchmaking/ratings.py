@@ -12,8 +12,11 @@ guards the once."""
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import logging
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -30,13 +33,35 @@ from sizzle.match.v1 import match_service_pb2 as mpb
 log = logging.getLogger("sizzle.matchmaking.ratings")
 MODEL = PlackettLuce()
 START = RatingRecord(MODEL.mu, MODEL.sigma)
-# Where a difficulty's bots start before any rated match: below, at and above a new player.
+# Where a difficulty's bots start before any rated match of a game without a ladder measurement:
+# below, at and above a new player.
 BOT_START = {
     mpb.DIFFICULTY_EASY: RatingRecord(MODEL.mu - 7, 4.0),
     mpb.DIFFICULTY_MEDIUM: RatingRecord(MODEL.mu, 4.0),
     mpb.DIFFICULTY_HARD: RatingRecord(MODEL.mu + 7, 4.0),
 }
 DIFFICULTIES = tuple(BOT_START)
+# The ladder's measured ratings (`make ladder`, workers/training/ladder.py): a game's bots start at
+# their ladder mu, shifted so that the heuristic sits where a new person starts (a newcomer is taken
+# to play about as well as the heuristic), with the ladder's sigma but at least BOT_SIGMA_FLOOR (the
+# shift itself is a guess that people's results correct).
+BOT_RATINGS_FILE = Path(__file__).with_name("bot_ratings.json")
+BOT_SIGMA_FLOOR = 2.0
+
+
+@functools.lru_cache(maxsize=4)
+def _ladder(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def bot_start(game_id: str, difficulty: int, path: Path = BOT_RATINGS_FILE) -> RatingRecord:
+    """Where a difficulty's bots of a game start: measured on the ladder, else BOT_START."""
+    entrants = _ladder(path).get(game_id, {}).get("entrants", {})
+    name = mpb.Difficulty.Name(difficulty).removeprefix("DIFFICULTY_").lower()
+    if name not in entrants or "heuristic" not in entrants:
+        return BOT_START[difficulty]
+    measured, anchor = entrants[name], entrants["heuristic"]
+    return RatingRecord(MODEL.mu + measured["mu"] - anchor["mu"], max(measured["sigma"], BOT_SIGMA_FLOOR))
 # A rating keeper's hold on a pending match; renewed every tick while it watches.
 WATCH_LEASE_MS = 15_000
 WATCH_STREAM_SECONDS = 30.0
@@ -55,12 +80,13 @@ def bot_difficulty(player_id: str) -> int | None:
     return None
 
 
-def record_of(player_id: str, raw: str | None) -> RatingRecord:
+def record_of(game_id: str, player_id: str, raw: str | None) -> RatingRecord:
+    """A player's (or a difficulty's bots') rating in a game from its stored form, else its start."""
     if raw:
         return RatingRecord.decode(raw)
     difficulty = bot_difficulty(player_id)
     if difficulty is not None:
-        start = BOT_START[difficulty]
+        start = bot_start(game_id, difficulty)
         return RatingRecord(start.mu, start.sigma, 0, f"{bot_id(difficulty).removeprefix(BOT_PREFIX)} bot")
     return START
 
@@ -78,11 +104,11 @@ def seat_entities(match: mpb.Match) -> list[str]:
 
 
 def rate_table(entities: Sequence[str], ranks: Sequence[int], current: dict[str, RatingRecord],
-               names: dict[str, str]) -> dict[str, RatingRecord]:
+               names: dict[str, str], model: PlackettLuce = MODEL) -> dict[str, RatingRecord]:
     """New ratings after one game. Each seat is its own team; an entity on several seats (two bots of
     one difficulty) takes the mean of its seats' updates."""
-    teams = [[MODEL.rating(mu=current[e].mu, sigma=current[e].sigma)] for e in entities]
-    rated = MODEL.rate(teams, ranks=list(ranks))
+    teams = [[model.rating(mu=current[e].mu, sigma=current[e].sigma)] for e in entities]
+    rated = model.rate(teams, ranks=list(ranks))
     sums: dict[str, list[float]] = {}
     for entity, team in zip(entities, rated, strict=True):
         total = sums.setdefault(entity, [0.0, 0.0, 0.0])
@@ -109,10 +135,10 @@ def rated_table(match: mpb.Match) -> tuple[list[str], list[int], dict[str, str]]
     return entities, ranks, names
 
 
-def record_from(player_id: str, stored: StoredRating | None) -> RatingRecord:
+def record_from(game_id: str, player_id: str, stored: StoredRating | None) -> RatingRecord:
     """A durable rating as the matchmaking store's record (the starting one when there is none)."""
     if stored is None:
-        return record_of(player_id, None)
+        return record_of(game_id, player_id, None)
     return RatingRecord(stored.mu, stored.sigma, stored.matches, stored.name)
 
 
@@ -128,7 +154,7 @@ async def rate_match_durably(records: RecordsStore, cache: RatingStore, match: m
     unique = list(dict.fromkeys(entities))
     for _ in range(attempts):
         stored = await records.get_ratings(match.game_id, unique)
-        current = {e: record_from(e, stored.get(e)) for e in unique}
+        current = {e: record_from(match.game_id, e, stored.get(e)) for e in unique}
         new = rate_table(entities, ranks, current, names)
         updates = [RatingUpdate(e, stored[e].version if e in stored else 0, new[e].mu, new[e].sigma, new[e].matches,
                                 new[e].name) for e in unique]
@@ -137,7 +163,7 @@ async def rate_match_durably(records: RecordsStore, cache: RatingStore, match: m
             await asyncio.sleep(0.01)
             continue
         for entity, rating in (await records.get_ratings(match.game_id, unique)).items():
-            await cache.put_rating(match.game_id, entity, record_from(entity, rating))
+            await cache.put_rating(match.game_id, entity, record_from(match.game_id, entity, rating))
         return result
     raise RuntimeError(f"ratings of {match.match_id} kept conflicting")
 
@@ -146,7 +172,7 @@ async def _durable_ratings(records: RecordsStore, game_id: str, page: int) -> li
     rows: list[tuple[str, RatingRecord]] = []
     after = ""
     while batch := await records.ratings_page(game_id, after, page):
-        rows.extend((r.player_id, record_from(r.player_id, r)) for r in batch)
+        rows.extend((r.player_id, record_from(game_id, r.player_id, r)) for r in batch)
         after = batch[-1].player_id
     return rows
 
@@ -182,7 +208,7 @@ async def rate_match(store: RatingStore, match: mpb.Match, keep_ms: int, attempt
     unique = list(dict.fromkeys(entities))
     for _ in range(attempts):
         raws = await store.get_ratings(match.game_id, unique)
-        current = {e: record_of(e, raws.get(e)) for e in unique}
+        current = {e: record_of(match.game_id, e, raws.get(e)) for e in unique}
         new = rate_table(entities, ranks, current, names)
         writes = [RatingWrite(e, raws.get(e, ""), new[e]) for e in unique]
         result = await store.apply_ratings(match.game_id, match.match_id, writes, keep_ms)

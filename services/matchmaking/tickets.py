@@ -64,8 +64,8 @@ class Tickets:
             raise GameError(Reason.ERROR_REASON_INVALID_REQUEST, "max_wait_seconds cannot be negative",
                             {"field": "max_wait_seconds"})
         wait = min(request.max_wait_seconds or self.config.ticket_default_wait_seconds, self.config.ticket_ttl_seconds)
-        rating = record_of(player.player_id, (await self.store.get_ratings(spec.game_id, [player.player_id])).get(
-            player.player_id))
+        stored = await self.store.get_ratings(spec.game_id, [player.player_id])
+        rating = record_of(spec.game_id, player.player_id, stored.get(player.player_id))
         now = self.clock()
         deadline = now + wait * 1000
         expires = deadline + (self.config.ticket_fill_grace_seconds * 1000 if request.allow_bots else 0)
@@ -128,7 +128,7 @@ class Tickets:
 
     # ---------------------------------------------------------------- ratings
     def _rating(self, game_id: str, player_id: str, raw: str | None, rank: int | None, name: str = "") -> mmpb.Rating:
-        record = record_of(player_id, raw)
+        record = record_of(game_id, player_id, raw)
         return mmpb.Rating(player_id=player_id, display_name=record.name or name, game_id=game_id, mu=record.mu,
                            sigma=record.sigma, ordinal=record.ordinal, matches_played=record.matches,
                            rank=0 if rank is None else rank + 1)
@@ -140,7 +140,7 @@ class Tickets:
             raise GameError(Reason.ERROR_REASON_INVALID_REQUEST, "bots are bot-easy, bot-medium and bot-hard")
         if self.records is not None:
             stored = (await self.records.get_ratings(game_id, [player_id])).get(player_id)
-            raw = record_from(player_id, stored).encode() if stored else None
+            raw = record_from(game_id, player_id, stored).encode() if stored else None
         else:
             raw = (await self.store.get_ratings(game_id, [player_id])).get(player_id)
         rank = await self.store.rank(game_id, player_id)

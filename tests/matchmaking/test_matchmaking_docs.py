@@ -8,6 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from services.matchmaking.ratings import MODEL, bot_start
+from sizzle.match.v1 import match_service_pb2 as mpb
 from tests.docs import grpcurl_walkthrough
 from tests.matchmaking.clients import start_platform
 from tests.servers import ServerThread
@@ -30,4 +32,8 @@ def test_matchmaking_guide_walkthrough_runs_with_the_real_grpcurl(server: Server
     assert watched[-1]["ticket"]["assignment"]["matchId"] == variables["MATCH"]
     assert answers["CancelTicket"][0]["ticket"]["status"] == "TICKET_STATUS_CANCELLED"
     assert answers["GetMatch"][0]["match"]["matchId"] == variables["MATCH"]
-    assert answers["GetRating"][0]["rating"]["playerId"] == "bot-hard"
+    hard = answers["GetRating"][-1]["rating"]
+    assert hard["playerId"] == "bot-hard"
+    # An unrated bot starts where the ladder measured its difficulty (services/matchmaking/bot_ratings.json).
+    assert hard["mu"] == pytest.approx(bot_start("hibachi", mpb.DIFFICULTY_HARD).mu)
+    assert hard["mu"] > MODEL.mu

@@ -7,8 +7,11 @@ importing this module builds its own onnxruntime session in the child, never sha
 A decision builds the observation tensor from the seat's view (`engine.observation(view)`, the same
 function training used), runs the model through a reusable IOBinding on preallocated input and
 output buffers, masks the illegal ids and picks by difficulty: hard takes the best legal id
-(deterministic), medium and easy sample from the legal ids' softmax at a temperature, drawing from
-the injected random generator.
+(deterministic); medium and easy sample from the legal ids' softmax at a temperature and, with a
+probability (the blunder rate), play a uniformly random legal id instead, drawing from the injected
+random generator. Each game's temperatures and blunder rates are tuned by the ladder
+(workers/training/ladder.py, `make ladder`) so that easy < medium < hard by a measured margin, and
+kept in workers/models/difficulties.json; a game missing there plays the defaults below.
 
 When a model is missing, fails to load, does not match the game's tensor shapes or its card's
 checksum, or fails at run time, the bot plays the game's heuristic instead: the first failure in a
@@ -19,6 +22,7 @@ sizzle_bot_model_fallbacks_total{game, reason}.
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import json
 import logging
@@ -27,6 +31,7 @@ import random
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -63,12 +68,49 @@ class Difficulty(enum.StrEnum):
             raise ValueError(f"unknown difficulty {value!r} (easy, medium, hard)") from None
 
 
-# Sampling temperature over the legal ids' logits; None takes the best id.
-TEMPERATURE: dict[Difficulty, float | None] = {
-    Difficulty.EASY: 2.0,
-    Difficulty.MEDIUM: 0.5,
-    Difficulty.HARD: None,
+@dataclass(frozen=True)
+class Play:
+    """How a difficulty picks: a sampling temperature over the legal ids' logits (None takes the
+    best id) and the share of decisions that play a uniformly random legal id instead."""
+
+    temperature: float | None
+    blunder: float = 0.0
+
+    def as_json(self) -> dict[str, float | None]:
+        return {"temperature": self.temperature, "blunder": round(self.blunder, 4)}
+
+
+DEFAULT_PLAY: dict[Difficulty, Play] = {
+    Difficulty.EASY: Play(1.0, 0.35),
+    Difficulty.MEDIUM: Play(0.5, 0.1),
+    Difficulty.HARD: Play(None, 0.0),
 }
+
+
+def difficulties_path(models_dir: Path | None = None) -> Path:
+    return (models_dir or MODELS_DIR) / "difficulties.json"
+
+
+@functools.lru_cache(maxsize=8)
+def _tuned_plays(path: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """The tuned difficulties file, read once a process (empty when there is none)."""
+    file = Path(path)
+    return json.loads(file.read_text()) if file.is_file() else {}
+
+
+def play_of(game_id: str, difficulty: Difficulty, models_dir: Path | None = None) -> Play:
+    """A game's tuned play at a difficulty (hard is always the best id), else the default."""
+    if difficulty is Difficulty.HARD:
+        return DEFAULT_PLAY[difficulty]
+    path = difficulties_path(models_dir)
+    tuned = _tuned_plays(str(path)).get(game_id, {}).get(difficulty.value)
+    if not tuned:
+        return DEFAULT_PLAY[difficulty]
+    temperature = tuned.get("temperature")
+    blunder = float(tuned.get("blunder", 0.0))
+    if (temperature is not None and not temperature > 0) or not 0.0 <= blunder <= 1.0:
+        raise ValueError(f"{path}: {game_id} {difficulty.value} has a bad temperature or blunder rate: {tuned}")
+    return Play(None if temperature is None else float(temperature), blunder)
 
 
 class ModelUnavailable(Exception):
@@ -188,16 +230,19 @@ def clear_model_cache() -> None:
     """Forgets every loaded model of this process (tests; a retrained model on disk)."""
     with _MODELS_LOCK:
         _MODELS.clear()
+    _tuned_plays.cache_clear()
 
 
 class OnnxPolicy:
     """A bot playing a game's ONNX model at a difficulty."""
 
     def __init__(self, game_id: str, difficulty: Difficulty | str, rng: random.Random,
-                 model: OnnxModel | None = None, models_dir: Path | None = None) -> None:
+                 model: OnnxModel | None = None, models_dir: Path | None = None, play: Play | None = None) -> None:
         self.game_id = game_id
         self.difficulty = Difficulty.parse(difficulty)
-        self.temperature = TEMPERATURE[self.difficulty]
+        self.play = play if play is not None else play_of(game_id, self.difficulty, models_dir)
+        self.temperature = self.play.temperature
+        self.blunder = self.play.blunder
         self.rng = rng
         self.engine = get_engine(game_id)
         self.model = model if model is not None else load_model(game_id, models_dir)
@@ -207,6 +252,8 @@ class OnnxPolicy:
         start = time.perf_counter()
         if len(legal_actions) == 1:
             action = legal_actions[0]
+        elif self.blunder and self.rng.random() < self.blunder:
+            action = legal_actions[self.rng.randrange(len(legal_actions))]
         else:
             action = self.choose(self.engine.observation(view), legal_actions)
         self._decision_seconds.observe(time.perf_counter() - start)
@@ -288,13 +335,17 @@ def make_bot(game_id: str, difficulty: Difficulty | str, rng: random.Random, mod
 
 
 __all__ = [
+    "DEFAULT_PLAY",
     "Difficulty",
     "FallbackBot",
     "GuardedPolicy",
     "ModelUnavailable",
     "OnnxModel",
     "OnnxPolicy",
+    "Play",
     "clear_model_cache",
+    "difficulties_path",
     "load_model",
     "make_bot",
+    "play_of",
 ]

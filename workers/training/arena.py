@@ -47,10 +47,16 @@ def play_game(
     """One game from a fresh deal: (win shares by seat, number of actions). A bot that searches
     (workers/training/search.py) is shown the game's state through `observe_game`; it redraws what
     its seat cannot know before it looks ahead."""
+    state = deal(engine, bots, seed, options)
+    actions = play_out(engine, state, bots)
+    return win_shares(engine, state), actions
+
+
+def deal(engine: Engine, bots: Sequence[Bot], seed: int, options: Mapping[str, str] | None = None) -> Any:
+    """A fresh game for `bots`, shown to those that search (`observe_game`)."""
     state = engine.new_game(len(bots), options, seed)
     for bot in bots:
         observe = getattr(bot, "observe_game", None)
         if observe is not None:
             observe(state)
-    actions = play_out(engine, state, bots)
-    return win_shares(engine, state), actions
+    return state

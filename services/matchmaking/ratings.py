@@ -57,7 +57,7 @@ def _ladder(path: Path) -> dict[str, Any]:
 def bot_start(game_id: str, difficulty: int, path: Path = BOT_RATINGS_FILE) -> RatingRecord:
     """Where a difficulty's bots of a game start: measured on the ladder, else BOT_START."""
     entrants = _ladder(path).get(game_id, {}).get("entrants", {})
-    name = mpb.Difficulty.Name(difficulty).removeprefix("DIFFICULTY_").lower()
+    name = bot_id(difficulty).removeprefix(BOT_PREFIX)
     if name not in entrants or "heuristic" not in entrants:
         return BOT_START[difficulty]
     measured, anchor = entrants[name], entrants["heuristic"]

@@ -114,9 +114,9 @@ def test_a_game_missing_from_the_ladder_starts_its_bots_at_the_fixed_priors(tmp_
     assert measured.mu == pytest.approx(MODEL.mu + ladder.entries["easy"].rating.mu - heuristic, abs=0.01)
 
 
-def test_a_game_rates_its_bots_apart_from_random_seats() -> None:
+def test_easy_still_beats_random_at_the_card_game() -> None:
     """The ladder's first check, on real play: easy (the most blundering difficulty) still beats
-    random at every table size of the card game."""
+    random at two-player tables of the card game."""
     engine = get_engine("a_la_carte_cards")
     wins = 0.0
     for seed in range(40):

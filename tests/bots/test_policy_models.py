@@ -31,7 +31,11 @@ def test_card_matches_model_and_game(model: Path) -> None:
     spec = get_engine(model.stem).spec
     assert card["input"]["shape"] == ["batch", *spec.observation_shape]
     assert card["output"]["shape"] == ["batch", spec.num_distinct_actions]
-    assert card["training"]["seed"] is not None and card["training"]["parity_max_abs_diff"] < 1e-4
+    training = card["training"]
+    assert training["seed"] is not None
+    # cards since the relative parity bound record it; older ones met the absolute bound of 1e-4
+    assert training.get("parity_relative_diff", 0.0) < 1e-5 and (
+        "parity_relative_diff" in training or training["parity_max_abs_diff"] < 1e-4)
     opponents = {r["opponent"]: r for r in card["strength"]["results"]}
     assert {"heuristic", "random"} <= set(opponents)
     for result in opponents.values():

@@ -318,10 +318,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         candidate_dir = Path(tmp)
         candidate = model_path(args.game, candidate_dir)
         export_onnx(model, obs_shape, candidate)
-        parity = check_parity(model, obs_shape, candidate, args.seed)
+        parity, parity_relative = check_parity(model, obs_shape, candidate, args.seed)
         size = candidate.stat().st_size
         assert size < MAX_MODEL_BYTES, f"model is {size} bytes, over the {MAX_MODEL_BYTES} limit"
-        log(f"exported {size} bytes; onnxruntime vs torch max abs diff {parity:.2e}")
+        log(f"exported {size} bytes; onnxruntime vs torch max abs diff {parity:.2e}"
+            f" ({parity_relative:.2e} of the largest logit)")
 
         # 4. strength
         tournament_started = time.monotonic()
@@ -377,6 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "imitation_weight": args.imitation_weight,
             "imitation_kept": len(prior),
             "parity_max_abs_diff": parity,
+            "parity_relative_diff": parity_relative,
             "torch": torch.__version__,
             "workers": args.workers,
             "seconds": round(tournament_started - started, 1),

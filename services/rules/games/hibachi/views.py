@@ -4,22 +4,27 @@ values of others' face-down chips)."""
 
 from __future__ import annotations
 
+import itertools
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from services.rules.engine import core_view
 from services.rules.games.hibachi.content import (
+    ACTION_SPACE,
     BOARD,
+    CHILI,
     CHIP_VALUES,
     CHIPS_PER_SEAT,
     CONTENT,
     LAYOUT,
     SKILL_SPREADS,
+    SPACE_INGREDIENT,
     card_count,
 )
 from services.rules.games.hibachi.geometry import spaces_of
-from services.rules.games.hibachi.table import seat_slots, throws_left
+from services.rules.games.hibachi.table import RECIPE_KINDS, seat_slots, throws_left
 from services.rules.random_source import RandomSource
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
 
@@ -41,7 +46,14 @@ RECIPE_SIZE = 2 + MAX_PLAYERS
 # 5. a row per chip, V chips per relative seat in view order: present, status one-hot, x, y, value
 #    known, value one-hot (V), spaces under the hole (S).
 CHIP_SIZE = 1 + len(STATUSES) + 2 + 1 + V + S
-OBSERVATION_SIZE = GLOBAL_SIZE + MAX_PLAYERS * PLAYER_SIZE + K + R * RECIPE_SIZE + MAX_PLAYERS * V * CHIP_SIZE
+# 6. the plan outlook, a function of the blocks above given to the network ready-made (as Grill
+#    Party's exchange outlook; see `plan_outlook`): the cheapest plan's missing cards by kind (K), the
+#    cards it leaves spare by kind (K), its recipes (R), its cost; then the viewer's chips on the
+#    board and not yet activated: how many lie on each kind's ingredient space (K), and on Bonus
+#    ingredient.
+OUTLOOK_SIZE = K + K + R + 1 + K + 1
+OBSERVATION_SIZE = (GLOBAL_SIZE + MAX_PLAYERS * PLAYER_SIZE + K + R * RECIPE_SIZE + MAX_PLAYERS * V * CHIP_SIZE
+                    + OUTLOOK_SIZE)
 
 # Offsets: of block 1's piles and deck, of the blocks 2-5, of each kind in the hand, of the ones in
 # the recipe rows (by recipe, and for cooked by relative seat), and within a chip row.
@@ -51,6 +63,13 @@ PLAYERS_AT = GLOBAL_SIZE
 HAND_AT = PLAYERS_AT + MAX_PLAYERS * PLAYER_SIZE
 RECIPES_AT = HAND_AT + K
 CHIPS_AT = RECIPES_AT + R * RECIPE_SIZE
+OUTLOOK_AT = CHIPS_AT + MAX_PLAYERS * V * CHIP_SIZE
+LACKS_AT = OUTLOOK_AT
+SPARE_AT = LACKS_AT + K
+PLANNED_AT = SPARE_AT + K
+PLAN_COST_AT = PLANNED_AT + R
+CHIPS_ON_KIND_AT = PLAN_COST_AT + 1
+CHIPS_ON_BONUS_AT = CHIPS_ON_KIND_AT + K
 KIND_AT = range(HAND_AT, HAND_AT + K)
 SHOW_AT = [RECIPES_AT + recipe * RECIPE_SIZE for recipe in range(R)]
 RESERVED_AT = [at + 1 for at in SHOW_AT]
@@ -81,6 +100,14 @@ SPREAD_SCALE = max(SKILL_SPREADS.values())
 BOARD_WIDTH, BOARD_HEIGHT = BOARD.width, BOARD.height
 VALUE_INDEX = {value: index for index, value in enumerate(CHIP_VALUES)}
 CARD_COUNTS = [card_count(k) for k in range(K)]
+# The plan outlook's weights, in cards: a recipe on show may be cooked by another chef first, and a
+# recipe not known yet costs its three cards and finding it.
+SHOW_RISK = 0.35
+UNKNOWN_RECIPE = 3.6
+PLAN_COST_SCALE = RECIPES_TO_WIN * (UNKNOWN_RECIPE + 1)
+CHILI_NEED = CONTENT.chili_per_ingredient
+BONUS_SPACE = ACTION_SPACE[pb.SPACE_KIND_BONUS_INGREDIENT]
+ON_BOARD = pb.CHIP_STATUS_ON_BOARD
 
 
 def _chip_row(status: int, value: int | None) -> memoryview:
@@ -98,6 +125,45 @@ def _chip_row(status: int, value: int | None) -> memoryview:
 if 0 in VALUE_INDEX:
     raise ValueError("the observation reads a chip value of 0 as hidden")
 CHIP_ROWS = {status: {value: _chip_row(status, value or None) for value in [0, *CHIP_VALUES]} for status in STATUSES}
+
+
+@lru_cache(maxsize=1 << 16)
+def plan_outlook(hand: tuple[int, ...], need: int, show: tuple[int, ...],
+                 reserve: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], float]:
+    """The cheapest way to cook `need` more recipes from `hand` with the recipes known (on show, in
+    the own reserve; those missing are recipes not seen yet): the cards it still lacks by kind, the
+    cards it leaves over by kind, its known recipes, and its cost (missing cards, plus a cook for
+    each known recipe, plus the risk of recipes on show and a price for each recipe not yet seen).
+    Recipes take their cards from the hand easiest first; two chili stand in for one missing card
+    per recipe."""
+    known = [(r, SHOW_RISK) for r in show] + [(r, 0.0) for r in reserve]
+    size = min(max(need, 0), len(known))
+    unknown = (max(need, 0) - size) * UNKNOWN_RECIPE
+    best: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], float] = ((0,) * K, hand, (), float(unknown))
+    best_cost = float("inf")
+    for chosen in itertools.combinations(known, size):
+        order = sorted(chosen, key=lambda item: sum(1 for k in RECIPE_KINDS[item[0]] if hand[k] < 1))
+        left = list(hand)
+        lacks = [0] * K
+        missing_total = 0
+        for recipe, _ in order:
+            missing = []
+            for k in RECIPE_KINDS[recipe]:
+                if left[k] > 0:
+                    left[k] -= 1
+                else:
+                    missing.append(k)
+            if missing and left[CHILI] >= CHILI_NEED:
+                left[CHILI] -= CHILI_NEED
+                missing.pop()
+            for k in missing:
+                lacks[k] += 1
+            missing_total += len(missing)
+        cost = missing_total + size + sum(risk for _, risk in order) + unknown
+        if cost < best_cost:
+            best_cost = cost
+            best = (tuple(lacks), tuple(left), tuple(r for r, _ in order), cost)
+    return best
 
 
 def public_chip_order(chips: Any, seat: int) -> list[Any]:
@@ -229,6 +295,29 @@ def observation(view: Any) -> np.ndarray:
             j += SPACES_AT
             for space in chip.spaces[:]:
                 obs[j + space] = 1.0
+    # 6. The plan outlook (the viewer's own: nothing for the spectator).
+    if viewer >= 0:
+        mine = players[me]
+        lacks, spare, planned, cost = plan_outlook(
+            tuple(mine.hand), RECIPES_TO_WIN - len(mine.cooked), tuple(sorted(view.recipes_on_show)),
+            tuple(sorted(mine.reserve)))
+        for k in range(K):
+            if lacks[k]:
+                obs[LACKS_AT + k] = lacks[k] / RECIPES_TO_WIN
+            if spare[k]:
+                obs[SPARE_AT + k] = spare[k] / HAND_SCALE
+        for recipe in planned:
+            obs[PLANNED_AT + recipe] = 1.0
+        obs[PLAN_COST_AT] = cost / PLAN_COST_SCALE
+        for chip in view.chips[:]:
+            if chip.owner == viewer and chip.status == ON_BOARD:
+                for space in chip.spaces[:]:
+                    if space == BONUS_SPACE:
+                        obs[CHIPS_ON_BONUS_AT] += 1.0 / V
+                    else:
+                        kind = SPACE_INGREDIENT.get(space)
+                        if kind is not None:
+                            obs[CHIPS_ON_KIND_AT + kind] += 1.0 / V
     return array
 
 

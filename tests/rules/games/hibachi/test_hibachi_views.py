@@ -7,7 +7,22 @@ import random
 import numpy as np
 
 from services.rules.games.hibachi.content import BOARD, CHIP_VALUES
-from services.rules.games.hibachi.views import CHIP_SIZE, GLOBAL_SIZE, PLAYER_SIZE, RECIPE_SIZE, V
+from services.rules.games.hibachi.table import RECIPE_KINDS
+from services.rules.games.hibachi.views import (
+    CHIP_SIZE,
+    CHIPS_ON_BONUS_AT,
+    CHIPS_ON_KIND_AT,
+    GLOBAL_SIZE,
+    LACKS_AT,
+    PLAN_COST_AT,
+    PLANNED_AT,
+    PLAYER_SIZE,
+    RECIPE_SIZE,
+    SPARE_AT,
+    UNKNOWN_RECIPE,
+    V,
+    plan_outlook,
+)
 from services.rules.random_source import RandomSource, seed_random
 from sizzle.common.v1 import common_pb2
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
@@ -57,6 +72,56 @@ def test_own_hand_is_in_the_observation_but_not_others() -> None:
     give(state, 1, 0, 3)
     assert ENGINE.observe(state, 0)[GLOBAL_SIZE + 4 * PLAYER_SIZE] == 0.0
     assert ENGINE.observe(state, 1)[GLOBAL_SIZE + 4 * PLAYER_SIZE] > 0.0
+
+
+def test_the_plan_outlook_finds_the_cheapest_recipes_from_the_hand() -> None:
+    state = new_table(players=2)
+    state.recipes_on_show[:] = [0, 1, 2]
+    del state.players[0].reserve[:]
+    for k in RECIPE_KINDS[0]:  # recipe 0 complete in hand, plus one more of its first kind
+        give(state, 0, k)
+    give(state, 0, RECIPE_KINDS[0][0])
+    obs = ENGINE.observe(state, 0)
+    lacks, spare, planned, cost = plan_outlook(tuple(state.players[0].hand), 3, (0, 1, 2), ())
+    assert set(planned) == {0, 1, 2}  # the three recipes on show are the only ones known
+    assert [obs[PLANNED_AT + r] for r in range(3)] == [1.0, 1.0, 1.0] and obs[PLANNED_AT + 3] == 0.0
+    # recipe 0 takes its cards first; the others lack every card the hand no longer holds
+    expected = [0] * K
+    left = list(state.players[0].hand)
+    for k in RECIPE_KINDS[0]:
+        left[k] -= 1
+    for recipe in (1, 2):
+        for k in RECIPE_KINDS[recipe]:
+            if left[k] > 0:
+                left[k] -= 1
+            else:
+                expected[k] += 1
+    assert list(lacks) == expected
+    assert [round(float(x) * 3) for x in obs[LACKS_AT : LACKS_AT + K]] == expected
+    assert list(spare) == left and sum(left) == 0 and not obs[SPARE_AT : SPARE_AT + K].any()
+    assert cost == sum(expected) + 3 + 3 * 0.35
+    assert obs[PLAN_COST_AT] > 0.0
+    # the spectator has no hand: no outlook
+    assert not ENGINE.observe(state, -1)[LACKS_AT:].any()
+
+
+def test_the_plan_outlook_prices_recipes_not_yet_seen_and_counts_chips_on_the_board() -> None:
+    state = new_table(players=2)
+    state.recipes_on_show[:] = [0]
+    del state.players[0].reserve[:]
+    _, _, planned, cost = plan_outlook(tuple(state.players[0].hand), 3, (0,), ())
+    assert planned == (0,) and cost == 3 + 1 + 0.35 + 2 * UNKNOWN_RECIPE  # cards, cook, risk, two unseen
+    put_on(state, 0, 600, EGG_SPACE)
+    obs = ENGINE.observe(state, 0)
+    egg = [k for k in range(K) if ingredient_space_of_kind(k) == EGG_SPACE]
+    assert obs[CHIPS_ON_KIND_AT + egg[0]] == np.float32(1 / V) and obs[CHIPS_ON_BONUS_AT] == 0.0
+    assert not ENGINE.observe(state, 1)[CHIPS_ON_KIND_AT : CHIPS_ON_KIND_AT + K].any()  # not seat 1's chip
+
+
+def ingredient_space_of_kind(k: int) -> int:
+    from services.rules.games.hibachi.content import INGREDIENT_SPACE
+
+    return INGREDIENT_SPACE[k]
 
 
 def test_views_do_not_change_when_hidden_things_are_redrawn() -> None:

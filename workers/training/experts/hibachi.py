@@ -53,6 +53,7 @@ from services.rules.games.hibachi.public import (
     LAYOUT,
     RECIPE_KINDS,
     SPACE_INGREDIENT,
+    allocate,
     hit_rates,
 )
 from sizzle.games.hibachi.v1 import hibachi_pb2 as pb
@@ -102,28 +103,6 @@ Cap = tuple[int, ...]  # the kinds an unused chip can still take this round (ANY
 ANY_KIND = -1
 
 
-def _allocate(hand: tuple[int, ...], combo: Sequence[int]) -> tuple[int, list[list[int]], list[int]]:
-    """Cards still missing for cooking every recipe of `combo` (in that order) from `hand`, the
-    missing kinds of each recipe, and the cards left over by kind; two chili stand in for one missing kind
-    per recipe."""
-    left = list(hand)
-    total = 0
-    missing_by: list[list[int]] = []
-    for recipe in combo:
-        missing = []
-        for k in RECIPE_KINDS[recipe]:
-            if left[k] > 0:
-                left[k] -= 1
-            else:
-                missing.append(k)
-        if missing and left[CHILI] >= CHILI_NEED:
-            left[CHILI] -= CHILI_NEED
-            missing.pop()
-        total += len(missing)
-        missing_by.append(missing)
-    return total, missing_by, left
-
-
 def _urgency(risk: float) -> float:
     """How much sooner to work on a recipe on show: the riskier the sooner, unless a rival is
     all but sure to cook it first (then it is left for last, in case the rival fails)."""
@@ -157,7 +136,7 @@ def best_plan(hand: tuple[int, ...], need: int, show: Show, reserve: tuple[int, 
     for chosen in itertools.combinations(known, size):
         # Easiest recipe first: it claims the shared cards.
         order = sorted(chosen, key=lambda item: sum(1 for k in RECIPE_KINDS[item[0]] if hand[k] < 1))
-        missing_total, missing_by, left = _allocate(hand, [r for r, _ in order])
+        missing_total, missing_by, left = allocate(hand, [r for r, _ in order])
         cost = missing_total + sum(risk for _, risk in order) + unknown + need
         if cost < best.cost:
             pairs = zip(order, missing_by, strict=True)

@@ -20,9 +20,10 @@ from services.rules.games.hibachi.content import (
     THROWS_PER_ROUND,
 )
 from services.rules.games.hibachi.table import RECIPE_KINDS
+from services.rules.games.hibachi.views import allocate
 
 __all__ = [
     "ACTION_SPACE", "CHILI", "CHIPS_PER_SEAT", "CHIP_VALUES", "CONTENT", "INGREDIENTS", "INGREDIENT_SPACE",
-    "LAYOUT", "RECIPE_KINDS", "SKILL_SPREADS", "SPACE_INGREDIENT", "THROWS_PER_ROUND", "hit_rates",
-    "id_to_action",
+    "LAYOUT", "RECIPE_KINDS", "SKILL_SPREADS", "SPACE_INGREDIENT", "THROWS_PER_ROUND", "allocate",
+    "hit_rates", "id_to_action",
 ]

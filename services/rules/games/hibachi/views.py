@@ -5,6 +5,7 @@ values of others' face-down chips)."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -127,6 +128,28 @@ if 0 in VALUE_INDEX:
 CHIP_ROWS = {status: {value: _chip_row(status, value or None) for value in [0, *CHIP_VALUES]} for status in STATUSES}
 
 
+def allocate(hand: Sequence[int], recipes: Sequence[int]) -> tuple[int, list[list[int]], list[int]]:
+    """Cards still missing for cooking every recipe of `recipes` (in that order) from `hand`, the
+    missing kinds of each recipe, and the cards left over by kind; two chili stand in for one
+    missing kind per recipe."""
+    left = list(hand)
+    total = 0
+    missing_by: list[list[int]] = []
+    for recipe in recipes:
+        missing = []
+        for k in RECIPE_KINDS[recipe]:
+            if left[k] > 0:
+                left[k] -= 1
+            else:
+                missing.append(k)
+        if missing and left[CHILI] >= CHILI_NEED:
+            left[CHILI] -= CHILI_NEED
+            missing.pop()
+        total += len(missing)
+        missing_by.append(missing)
+    return total, missing_by, left
+
+
 @lru_cache(maxsize=1 << 16)
 def plan_outlook(hand: tuple[int, ...], need: int, show: tuple[int, ...],
                  reserve: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], float]:
@@ -143,22 +166,11 @@ def plan_outlook(hand: tuple[int, ...], need: int, show: tuple[int, ...],
     best_cost = float("inf")
     for chosen in itertools.combinations(known, size):
         order = sorted(chosen, key=lambda item: sum(1 for k in RECIPE_KINDS[item[0]] if hand[k] < 1))
-        left = list(hand)
+        missing_total, missing_by, left = allocate(hand, [r for r, _ in order])
         lacks = [0] * K
-        missing_total = 0
-        for recipe, _ in order:
-            missing = []
-            for k in RECIPE_KINDS[recipe]:
-                if left[k] > 0:
-                    left[k] -= 1
-                else:
-                    missing.append(k)
-            if missing and left[CHILI] >= CHILI_NEED:
-                left[CHILI] -= CHILI_NEED
-                missing.pop()
+        for missing in missing_by:
             for k in missing:
                 lacks[k] += 1
-            missing_total += len(missing)
         cost = missing_total + size + sum(risk for _, risk in order) + unknown
         if cost < best_cost:
             best_cost = cost

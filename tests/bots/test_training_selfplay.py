@@ -99,3 +99,41 @@ def test_expert_chunks_label_the_experts_own_picks() -> None:
     assert result.decisions == len(result.samples) > 0
     assert all(len(t) == 1 and set(t) <= set(legal)
                for legal, t in zip(result.samples.legal, result.samples.target, strict=True))
+
+
+def test_iteration_chunks_label_the_searchs_pick_among_the_networks_favourites() -> None:
+    game = "license_to_grill"  # short games: every label costs candidates x redraws whole rollouts
+    spec = get_engine(game).spec
+    size = int(np.prod(spec.observation_shape))
+    weights = tiny_weights(size, spec.num_distinct_actions)
+    job = ChunkJob(game, "teacher", seed=3, games=1, table_sizes=(3,), teacher="iteration", redraws=1,
+                   max_candidates=2, policy_weights=weights)
+    a, b = play_chunk(job), play_chunk(job)
+    assert a.decisions == len(a.samples) > 0 and a.samples.target == b.samples.target  # reproducible
+    assert a.lookaheads > 0
+    mlp = NumpyMLP(weights)
+    for obs, legal, target in zip(a.samples.obs, a.samples.legal, a.samples.target, strict=True):
+        (label,) = target
+        favourites = [legal[i] for i in np.argsort(-mlp(obs)[0, legal], kind="stable")[:2]]
+        assert label in favourites  # the search only compares the network's favourites
+
+
+def test_rollout_search_keeps_the_networks_favourite_unless_another_clearly_wins() -> None:
+    from workers.training.teacher import RolloutImprovement
+
+    game = "license_to_grill"
+    engine = get_engine(game)
+    state = engine.new_game(3, None, 11)
+    seat = state.core.seat_to_move
+    legal = engine.legal_actions(state)
+    assert len(legal) > 1
+    bot = heuristic_bot(game, random.Random(0))
+    never = RolloutImprovement(engine, bot, lambda r: heuristic_bot(game, r), random.Random(1), candidates=3,
+                               redraws=2, margin=10.0)  # no candidate can beat the favourite by 10
+    result = never.search(state, seat, legal)
+    assert result.action == legal[0] and result.lookaheads == 2 * 3 and set(result.values) == set(legal[:3])
+    eager = RolloutImprovement(engine, bot, lambda r: heuristic_bot(game, r), random.Random(1), candidates=3,
+                               redraws=2, margin=-10.0)  # any candidate overrules: the best mean wins
+    result = eager.search(state, seat, legal)
+    assert result.values[result.action] == max(result.values.values())
+    assert state.core.seat_to_move == seat and engine.legal_actions(state) == legal  # the state is untouched

@@ -17,6 +17,10 @@ least one) and the heuristic at the others, and only the experts' decisions are 
 games the expert's own pick at each of the learner's decisions is the target. No value samples:
 the expert needs no value network.
 
+With expert iteration (`ChunkJob.teacher == "iteration"`) imitation games are the expert's, and in
+teacher games the learner's decisions are labelled by rollout search over the current network
+(`teacher.RolloutImprovement`, `iteration_chunk`).
+
 Workers never import torch: the student and the value network run as numpy MLPs.
 """
 
@@ -35,7 +39,7 @@ from services.rules.engine import Engine
 from services.rules.registry import get_engine
 from workers.bots.heuristic import heuristic_bot
 from workers.training.arena import MAX_ACTIONS, win_shares
-from workers.training.teacher import ValueLookahead, final_value
+from workers.training.teacher import RolloutImprovement, ValueLookahead, final_value
 
 Weights = list[tuple[np.ndarray, np.ndarray]]
 
@@ -154,7 +158,10 @@ class ChunkJob:
     target_temperature: float = 0.02
     policy_weights: Weights | None = None
     value_weights: Weights | None = None
-    teacher: str = "search"  # "search" (value-scored lookahead) or "expert" (the game's expert bot)
+    # "search" (value-scored lookahead), "expert" (the game's expert bot) or "iteration" (imitation
+    # of the expert, then rollout search over the current network: expert iteration)
+    teacher: str = "search"
+    margin: float = 0.05  # expert iteration: how much better a candidate must do to overrule the network
     expert_share: float = 0.5  # imitation games with the expert teacher: the chance a seat is an expert
 
 
@@ -228,8 +235,10 @@ def evaluation_chunk(job: ChunkJob) -> ChunkResult:
 def play_chunk(job: ChunkJob) -> ChunkResult:
     if job.kind == "evaluation":
         return evaluation_chunk(job)
-    if job.teacher == "expert":
+    if job.teacher == "expert" or (job.teacher == "iteration" and job.kind == "imitation"):
         return expert_chunk(job)
+    if job.teacher == "iteration":
+        return iteration_chunk(job)
     started = time.perf_counter()
     engine = get_engine(job.game_id)
     rng = random.Random(job.seed)
@@ -330,6 +339,48 @@ def expert_chunk(job: ChunkJob) -> ChunkResult:
             engine.apply(state, seat, action)
             steps += 1
     return ChunkResult(samples, ValueSamples(), job.games, len(samples), 0, time.perf_counter() - started)
+
+
+def iteration_chunk(job: ChunkJob) -> ChunkResult:
+    """Expert iteration's games: one learner seat plays the current network (sampling) or, with
+    probability `follow_teacher`, the search over it (teacher.RolloutImprovement: the network's
+    `max_candidates` favourites played out `redraws` times each, the network in the seat and
+    heuristics in the others), the others the heuristic; each of its decisions is labelled with the
+    search's pick."""
+    started = time.perf_counter()
+    assert job.policy_weights is not None, "expert iteration searches over a network"
+    engine = get_engine(job.game_id)
+    rng = random.Random(job.seed)
+    greedy = NumpyPolicy(engine, job.policy_weights, rng, 0.0)  # deterministic: rng unused
+    search = RolloutImprovement(engine, greedy, lambda r: heuristic_bot(job.game_id, r),
+                                random.Random(rng.getrandbits(63)), candidates=job.max_candidates,
+                                redraws=job.redraws, margin=job.margin)
+    samples = Samples()
+    lookaheads = 0
+    for _ in range(job.games):
+        n = job.table_sizes[rng.randrange(len(job.table_sizes))]
+        learner = rng.randrange(n)
+        bot_rng = random.Random(rng.getrandbits(63))
+        bots: list[Any] = [heuristic_bot(job.game_id, bot_rng) for _ in range(n)]
+        student = NumpyPolicy(engine, job.policy_weights, bot_rng, job.student_temperature)
+        state = engine.new_game(n, None, rng.getrandbits(63))
+        steps = 0
+        while not state.core.game_over and steps < MAX_ACTIONS:
+            seat = state.core.seat_to_move
+            legal = engine.legal_actions(state)
+            if len(legal) == 1:
+                action = legal[0]
+            elif seat == learner:
+                obs = engine.observation(engine.view(state, seat))
+                result = search.search(state, seat, student.ranked(obs, legal))
+                lookaheads += result.lookaheads
+                samples.add(obs, legal, {result.action: 1.0})
+                action = result.action if rng.random() < job.follow_teacher else student.pick(obs, legal)
+            else:
+                action = bots[seat].step(engine.view(state, seat), legal)
+            engine.apply(state, seat, action)
+            steps += 1
+    return ChunkResult(samples, ValueSamples(), job.games, len(samples), lookaheads, time.perf_counter() - started)
 
 
 def run_chunks(jobs: Iterable[ChunkJob], workers: int, deadline: float | None = None) -> Iterator[ChunkResult]:

@@ -142,3 +142,71 @@ class SearchBot:
 
     def step(self, view: Any, legal_actions: Sequence[int]) -> int:
         return self.search.search(self.state_ref(), view.core.viewer, legal_actions).action
+
+
+class RolloutImprovement:
+    """Expert iteration's search: Monte Carlo policy improvement over the current network (Tesauro
+    and Galperin's rollout player).
+
+    At a decision of `seat` it takes the network's `candidates` favourite legal ids and, for each of
+    `redraws` redrawn hidden states (`engine.resample_hidden`: it never peeks), plays every
+    candidate out to the end of the game: the network (`policy`, its best legal id) in the seat,
+    `rollout_bot` in the others. Every candidate is played from the same redrawn state with the same
+    bots' seeds (common random numbers), so the luck of a whole game, which swamps one decision's
+    effect in a plain rollout, largely cancels between candidates. The network's own favourite
+    stands unless another candidate's mean final value beats it by more than `margin`: the search
+    overrules the network only where its rollouts clearly say so.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        policy: Bot,
+        rollout_bot: Callable[[random.Random], Bot],
+        rng: random.Random,
+        candidates: int = 3,
+        redraws: int = 8,
+        margin: float = 0.05,
+        max_steps: int = 20_000,
+    ) -> None:
+        self.engine = engine
+        self.policy = policy
+        self.rollout_bot = rollout_bot
+        self.rng = rng
+        self.candidates = candidates
+        self.redraws = redraws
+        self.margin = margin
+        self.max_steps = max_steps
+
+    def search(self, state: Any, seat: int, ranked: Sequence[int]) -> SearchResult:
+        """`ranked`: the legal ids, the network's favourite first."""
+        arms = list(ranked[: self.candidates])
+        if len(arms) == 1:
+            return SearchResult(arms[0], {arms[0]: 0.0}, 0)
+        engine = self.engine
+        n = state.core.num_players
+        totals = dict.fromkeys(arms, 0.0)
+        for _ in range(self.redraws):
+            source_state = common_pb2.RandomState()
+            seed_random(source_state, self.rng.getrandbits(63))
+            sample = engine.resample_hidden(state, seat, RandomSource(source_state))
+            bot_seed = self.rng.getrandbits(63)
+            for a in arms:
+                game = type(sample)()
+                game.CopyFrom(sample)
+                engine.apply(game, seat, a)
+                bots = [self.rollout_bot(random.Random(bot_seed + k)) for k in range(n)]
+                bots[seat] = self.policy
+                core = game.core
+                steps = 0
+                while not core.game_over and steps < self.max_steps:
+                    mover = core.seat_to_move
+                    legal = engine.legal_actions(game)
+                    chosen = legal[0] if len(legal) == 1 else bots[mover].step(engine.view(game, mover), legal)
+                    engine.apply(game, mover, chosen)
+                    steps += 1
+                totals[a] += final_value(engine, game, seat)
+        means = {a: totals[a] / self.redraws for a in arms}
+        best = max(arms, key=means.__getitem__)  # the first among equals: the network's order
+        action = best if means[best] > means[arms[0]] + self.margin else arms[0]
+        return SearchResult(action, means, self.redraws * len(arms))

@@ -3,7 +3,9 @@
     python -m workers.training.train --game G [--minutes M] [--seed S] [--workers W]
 
 The teacher is the game's expert bot (workers/training/experts/<game>.py) when it has one, else the
-search teacher (--teacher chooses).
+search teacher (--teacher chooses). --teacher iteration is expert iteration: imitation of the expert,
+then each round's labels come from rollout search over the previous round's network
+(workers/training/teacher.py, RolloutImprovement).
 
 1. Imitation games: the policy network learns to play like the teacher's seats. With the search
    teacher these are heuristic games, and a value network also learns each seat's expected final
@@ -173,14 +175,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=22.0,
                         help="time cap: no teacher chunk starts after this many minutes (default 22)")
     parser.add_argument("--workers", type=int, default=1, help="data generation processes (default 1)")
-    parser.add_argument("--teacher", choices=("expert", "search"),
-                        help="expert bot or value-scored search (default: expert when the game has one)")
+    parser.add_argument("--teacher", choices=("expert", "search", "iteration"),
+                        help="expert bot, value-scored search, or expert iteration (imitation of the expert,"
+                             " then rollout search over the current network labels each round; default:"
+                             " expert when the game has one)")
     parser.add_argument("--heuristic-games", type=int,
                         help="imitation games (and value games; default 3000, or TRAINING_DEFAULTS)")
-    parser.add_argument("--labels", type=int, help="teacher labels per round (default 4000; 20000 with the expert)")
+    parser.add_argument("--labels", type=int,
+                        help="teacher labels per round (default 4000; 20000 with the expert; 6000 in expert iteration)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--redraws", type=int, default=4, help="redrawn hidden states per teacher decision")
-    parser.add_argument("--max-candidates", type=int, default=8)
+    parser.add_argument("--redraws", type=int, help="redrawn hidden states per teacher decision (default 4; 8 in"
+                        " expert iteration)")
+    parser.add_argument("--max-candidates", type=int, help="candidates the search compares (default 8; the"
+                        " network's 3 favourites in expert iteration)")
+    parser.add_argument("--margin", type=float, default=0.05,
+                        help="expert iteration: how much better (mean final value) a candidate must do to"
+                             " overrule the network's favourite")
     parser.add_argument("--hidden", type=int, help="hidden layer width (default 256, or TRAINING_DEFAULTS)")
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--imitation-epochs", type=int, help="default 6, or TRAINING_DEFAULTS")
@@ -209,10 +219,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     sizes = tuple(args.players or default_table_sizes(args.game))
     master = random.Random(args.seed)
     teacher_kind = args.teacher or ("expert" if expert_class(args.game) is not None else "search")
-    expert = teacher_kind == "expert"
+    iteration = teacher_kind == "iteration"
+    expert = teacher_kind in ("expert", "iteration")  # expert iteration starts from the expert's imitation
     if expert and expert_class(args.game) is None:
         parser.error(f"{args.game} has no expert bot (workers/training/experts/{args.game}.py)")
-    labels_per_round = args.labels or (20_000 if expert else 4_000)
+    labels_per_round = args.labels or (6_000 if iteration else 20_000 if expert else 4_000)
+    redraws = args.redraws or (8 if iteration else 4)
+    max_candidates = args.max_candidates or (3 if iteration else 8)
     log(f"{args.game}: observation {obs_shape}, {spec.num_distinct_actions} action ids, tables {sizes};"
         f" teacher: {teacher_kind}")
 
@@ -263,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     teacher_games = 0
     lookaheads = 0
     rounds_done = 0
-    chunk_games = 20 if expert else 4
+    chunk_games = 2 if iteration else 20 if expert else 4
     rounds = args.rounds
     if value_fit is not None and value_fit["holdout_variance"] < MIN_VALUE_VARIANCE:
         # Every heuristic game ended alike (say, all seats tied): the value network scores every
@@ -275,9 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         round_seed = master.getrandbits(63)
         teacher_jobs = (  # as many as the round needs; seeds fixed by position, whatever the workers prefetch
             ChunkJob(
-                args.game, "teacher", round_seed + index, chunk_games, sizes, redraws=args.redraws,
-                max_candidates=args.max_candidates, policy_weights=policy_weights, value_weights=value_weights,
-                teacher=teacher_kind,
+                args.game, "teacher", round_seed + index, chunk_games, sizes, redraws=redraws,
+                max_candidates=max_candidates, policy_weights=policy_weights, value_weights=value_weights,
+                teacher=teacher_kind, margin=args.margin,
             )
             for index in range(100_000)
         )
@@ -358,7 +371,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "holdout_r2": round(value_fit["r2"], 4), "epochs": value_fit["epochs"]},
             "teacher": {
                 "kind": teacher_kind,
-                "method": (f"the expert bot (workers/training/experts/{args.game}.py): imitation of its games"
+                "method": (f"expert iteration: imitation of the expert bot (workers/training/experts/{args.game}.py),"
+                           " then rounds whose labels come from rollout search over the previous round's network"
+                           " (its favourite candidates played out with common random numbers, workers/training/"
+                           "teacher.py RolloutImprovement) in the network's own games") if iteration else
+                          (f"the expert bot (workers/training/experts/{args.game}.py): imitation of its games"
                            " against heuristics, then DAgger rounds labelling the student's own games"
                            " with the expert's picks") if expert else
                           ("determinized one-turn lookahead with heuristic replies, scored by the value network;"
@@ -367,8 +384,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "games": teacher_games,
                 "decisions": len(teacher),
                 "labels_per_round": labels_per_round,
-                **({} if expert else {"lookaheads": lookaheads, "redraws_per_decision": args.redraws,
-                                      "max_candidates": args.max_candidates}),
+                **({} if expert and not iteration else {
+                    "lookaheads": lookaheads, "redraws_per_decision": redraws, "max_candidates": max_candidates,
+                    **({"margin": args.margin} if iteration else {})}),
             },
             "selection": {"games_against_heuristic": args.select_games, "chosen": chosen,
                           "ratio_to_chance": {stage: round(score, 3) for stage, score in selection}},

@@ -28,6 +28,7 @@ from services.rules.engine import Engine
 from services.rules.random_source import RandomSource, seed_random
 from sizzle.common.v1 import common_pb2
 from workers.bots.interface import Bot
+from workers.training.arena import play_out
 
 RANK_WEIGHT = 0.3  # the rank bonus next to a whole win (1.0), so that lost games still say something
 
@@ -197,14 +198,7 @@ class RolloutImprovement:
                 engine.apply(game, seat, a)
                 bots = [self.rollout_bot(random.Random(bot_seed + k)) for k in range(n)]
                 bots[seat] = self.policy
-                core = game.core
-                steps = 0
-                while not core.game_over and steps < self.max_steps:
-                    mover = core.seat_to_move
-                    legal = engine.legal_actions(game)
-                    chosen = legal[0] if len(legal) == 1 else bots[mover].step(engine.view(game, mover), legal)
-                    engine.apply(game, mover, chosen)
-                    steps += 1
+                play_out(engine, game, bots, self.max_steps)
                 totals[a] += final_value(engine, game, seat)
         means = {a: totals[a] / self.redraws for a in arms}
         best = max(arms, key=means.__getitem__)  # the first among equals: the network's order

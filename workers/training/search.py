@@ -30,12 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.rules.engine import Engine
-from services.rules.random_source import RandomSource, seed_random
 from services.rules.registry import get_engine
-from sizzle.common.v1 import common_pb2
 from workers.bots.heuristic import heuristic_bot
 from workers.bots.interface import Bot
 from workers.training.arena import MAX_ACTIONS, win_shares
+from workers.training.teacher import redraw
 
 EXPLORATION = 0.7  # UCT's constant for rewards in [0, 1] (win shares)
 REFERENCE_ITERATIONS = 200
@@ -70,9 +69,7 @@ class InformationSetSearch:
         self.rollout_bot = rollout_bot(self.rollout_rng)
 
     def _redraw(self, state: Any, seat: int) -> Any:
-        source = common_pb2.RandomState()
-        seed_random(source, self.rng.getrandbits(63))
-        return self.engine.resample_hidden(state, seat, RandomSource(source))
+        return redraw(self.engine, state, seat, self.rng)
 
     def choose(self, state: Any, seat: int, legal: Sequence[int] | None = None) -> int:
         legal = list(legal if legal is not None else self.engine.legal_actions(state))

@@ -48,6 +48,14 @@ def final_value(engine: Engine, state: Any, seat: int) -> float:
     return (win - 1.0 / n) + RANK_WEIGHT * (rank_scores[seat] - sum(rank_scores) / n)
 
 
+def redraw(engine: Engine, state: Any, seat: int, rng: random.Random) -> Any:
+    """A copy of `state` with everything `seat` cannot know redrawn (`engine.resample_hidden`),
+    seeded from `rng`."""
+    source_state = common_pb2.RandomState()
+    seed_random(source_state, rng.getrandbits(63))
+    return engine.resample_hidden(state, seat, RandomSource(source_state))
+
+
 @dataclass
 class SearchResult:
     action: int
@@ -79,9 +87,7 @@ class ValueLookahead:
         self._bot = rollout_bot(self._bot_rng)
 
     def _redraw(self, state: Any, seat: int) -> Any:
-        source_state = common_pb2.RandomState()
-        seed_random(source_state, self.rng.getrandbits(63))
-        return self.engine.resample_hidden(state, seat, RandomSource(source_state))
+        return redraw(self.engine, state, seat, self.rng)
 
     def _look_ahead(self, sample: Any, seat: int, action: int, bot_seed: int) -> tuple[float | None, np.ndarray | None]:
         """(the final value, None) when the game ends, else (None, the seat's observation then)."""
@@ -188,9 +194,7 @@ class RolloutImprovement:
         n = state.core.num_players
         totals = dict.fromkeys(arms, 0.0)
         for _ in range(self.redraws):
-            source_state = common_pb2.RandomState()
-            seed_random(source_state, self.rng.getrandbits(63))
-            sample = engine.resample_hidden(state, seat, RandomSource(source_state))
+            sample = redraw(engine, state, seat, self.rng)
             bot_seed = self.rng.getrandbits(63)
             for a in arms:
                 game = type(sample)()

@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from threadpoolctl import threadpool_limits
 
 from services.rules.registry import get_engine
 from workers.bots.policy import MODELS_DIR, Difficulty, card_path, file_sha256, model_path
@@ -209,7 +210,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, value in (COMMON_DEFAULTS | training_defaults(args.game)).items():
         if getattr(args, name) is None:
             setattr(args, name, value)
+    # One thread per process: the data workers are the parallelism. OpenBLAS would otherwise start
+    # a spinning thread per core in every forked worker (numpy's forward in the rollouts), and two
+    # workers on two cores ran the expert-iteration rollouts several times slower.
     torch.set_num_threads(1)
+    threadpool_limits(1)
     torch.manual_seed(args.seed)
     started = time.monotonic()
     engine = get_engine(args.game)

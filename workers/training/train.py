@@ -63,7 +63,7 @@ from workers.training.tournament import default_table_sizes, run_tournament
 MAX_MODEL_BYTES = 5 * 1024 * 1024
 # Settings every game trains with unless its expert module's TRAINING_DEFAULTS (so that `make train
 # GAME=<id>` reproduces its shipped model) or the command line says otherwise.
-COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6}
+COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6, "minutes": 22.0, "rounds": 3}
 MIN_VALUE_VARIANCE = 1e-3  # below this the games' outcomes hardly differ: nothing for the teacher
 
 
@@ -173,18 +173,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--minutes", type=float, default=22.0,
-                        help="time cap: no teacher chunk starts after this many minutes (default 22)")
+    parser.add_argument("--minutes", type=float,
+                        help="time cap: no teacher chunk starts after this many minutes (default 22, or"
+                             " TRAINING_DEFAULTS)")
     parser.add_argument("--workers", type=int, default=1, help="data generation processes (default 1)")
     parser.add_argument("--teacher", choices=("expert", "search", "iteration"),
                         help="expert bot, value-scored search, or expert iteration (imitation of the expert,"
                              " then rollout search over the current network labels each round; default:"
-                             " expert when the game has one)")
+                             " expert when the game has one, or TRAINING_DEFAULTS)")
     parser.add_argument("--heuristic-games", type=int,
                         help="imitation games (and value games; default 3000, or TRAINING_DEFAULTS)")
     parser.add_argument("--labels", type=int,
                         help="teacher labels per round (default 4000; 20000 with the expert; 6000 in expert iteration)")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, help="teacher rounds (default 3, or TRAINING_DEFAULTS)")
     parser.add_argument("--redraws", type=int, help="redrawn hidden states per teacher decision (default 4; 8 in"
                         " expert iteration)")
     parser.add_argument("--max-candidates", type=int, help="candidates the search compares (default 8; the"

@@ -18,6 +18,8 @@ with an empty hand):
 from __future__ import annotations
 
 import functools
+import operator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -104,21 +106,14 @@ def unseen_counts(view: Any) -> list[int]:
 
 
 # `observation` joins the float32 bytes of these precomputed runs in layout order
-# (services/rules/float_runs.py: each value the layout's float64 expression rounded once to float32).
+# (services/rules/float_runs.py: each value the layout's float64 expression rounded once to float32);
+# the runs of a seat, of the turn and of card counts are made once and kept (lru caches, bounded), so
+# a decision mostly looks runs up: it is on a bot's hot path (`make bench`, policy decision).
 # No card count exceeds the deck, and no score the deck's cards times the best recipe's points.
 _MOST = DECK_SIZE * max([1, *(recipe.points for recipe in CONTENT.recipes)])
 _PER_MAX_HAND = [floats(c / MAX_HAND) for c in range(_MOST + 1)]  # [count or points]
 _PER_DECK = [floats(c / DECK_SIZE) for c in range(DECK_SIZE + 1)]  # [count]
 _PER_SERVED = [floats(c / SERVED_SCALE) for c in range(_MOST + 1)]  # [dishes or points served]
-
-
-@functools.lru_cache(maxsize=4096)
-def _rounds_run(round_: int, rounds_limit: int) -> bytes:
-    """turn: rounds played / limit, rounds left after this one / limit."""
-    limit = float(max(rounds_limit, 1))
-    return floats((round_ - 1) / limit, max(rounds_limit - round_, 0) / limit)
-
-
 _PHASE = {phase: one_hot(PHASES.index(phase) if phase in PHASES else None, len(PHASES))
           for phase in pb.Phase.values()}
 _TOP_OF_PILE = {course: one_hot(k, NUM_COURSES) for k, course in enumerate(COURSES)}
@@ -131,70 +126,100 @@ _COURSES = range(NUM_COURSES)
 _RECIPES = range(NUM_RECIPES)
 
 
+@functools.lru_cache(maxsize=4096)
+def _turn_run(phase: int, viewer_to_move: bool, round_: int, rounds_limit: int, clock_game: bool,
+              dishes_served: int) -> bytes:
+    """turn: phase one-hot, viewer to move, rounds played / limit, rounds left after this one / limit,
+    clock game, dishes served this turn / 7."""
+    limit = float(max(rounds_limit, 1))
+    return b"".join([_PHASE[phase], _FLAG[viewer_to_move],
+                     floats((round_ - 1) / limit, max(rounds_limit - round_, 0) / limit),
+                     _FLAG[clock_game], _PER_MAX_HAND[dishes_served]])
+
+
+# Per-course card counts packed into one int, a 16-bit lane per course (content order), so a seat's
+# cards add up with one addition; no count reaches 2**16.
+_LANE = 16
+_LANE_MASK = (1 << _LANE) - 1
+_SHIFTS = tuple(_LANE * k for k in _COURSES)
+
+
+def _packed(counts: Sequence[int]) -> int:
+    return sum(map(operator.lshift, counts, _SHIFTS))
+
+
+_RECIPE_PACKED = tuple(_packed(cards) for cards in RECIPE_CARDS)  # [recipe]: its cards, packed
+
+
+@functools.lru_cache(maxsize=8192)
+def _player_rows(player_bytes: bytes) -> tuple[bytes, bytes, int, int, bytes]:
+    """What one serialized PlayerView adds to the observation: its players run (not to move, to
+    move); the cards it takes out of the unseen counts (packed) as another's seat (its known cards
+    and served dishes) and as the viewer's own (its hand and served dishes); its my-hand run.
+
+    Keyed by the message's bytes, so a worker deciding over a match (where most seats are as they
+    were at its last decision) reads each seat's fields once; a PlayerView has no map fields, so equal
+    messages serialize alike."""
+    player = pb.PlayerView.FromString(player_bytes)
+    known, hand, served = player.known[:], player.hand[:], player.served[:]
+    per_hand = _PER_MAX_HAND.__getitem__
+    per_served = _PER_SERVED.__getitem__
+    rest = b"".join([per_hand(player.hand_size), *map(per_hand, known), *map(per_served, served),
+                     per_served(player.served_points)])
+    served_cards = sum(map(operator.mul, served, _RECIPE_PACKED))
+    my_hand = b""
+    if hand:  # filled in the owner's own view (and for all once the game is over)
+        my_hand = b"".join([*map(per_hand, hand), per_hand(player.score - player.served_points),
+                            *map(per_hand, player.dishes)])
+    return (_PRESENT_TO_MOVE[0] + rest, _PRESENT_TO_MOVE[1] + rest, _packed(known) + served_cards,
+            _packed(hand) + served_cards, my_hand)
+
+
+@functools.lru_cache(maxsize=8192)
+def _counts_run(packed: int) -> bytes:
+    """Card counts by course (packed) / deck, the run of the piles and unseen parts."""
+    return b"".join([_PER_DECK[(packed >> shift) & _LANE_MASK] for shift in _SHIFTS])
+
+
+_SERIALIZE = pb.PlayerView.SerializeToString
+_IDLE_RUN, _TO_MOVE_RUN, _AS_OTHER, _AS_MINE, _MY_HAND = (operator.itemgetter(k) for k in range(5))  # of a _player_rows
+_COUNTS_PACKED = _packed(COUNTS)
+
+
 def observation(view: Any) -> np.ndarray:
     """The layout of the module docstring, from the view's fields only (view.players holds every seat,
-    in seat order; a table holds at most max_players)."""
+    in seat order; a table holds at most max_players). Each seat's part comes from `_player_rows`."""
     core = view.core
     viewer = core.viewer
     to_move = core.seat_to_move
-    me = viewer if viewer > 0 else 0
-    seats = view.players[:]
-    players = seats[me:] + seats[:me] if me else seats  # relative seats 0, 1, ...
+    rows = list(map(_player_rows, map(_SERIALIZE, view.players)))
+    count = len(rows)
     pile = view.discard_pile[:]
-    per_hand = _PER_MAX_HAND
     per_deck = _PER_DECK
-    per_served = _PER_SERVED
-    # turn
-    runs = [
-        _PHASE[view.phase],
-        _FLAG[viewer >= 0 and to_move == viewer],
-        _rounds_run(view.round, view.rounds_limit),
-        _FLAG[view.clock_minutes > 0],
-        per_hand[view.dishes_served_this_turn],
-    ]
-    # my hand
-    mine: Any = None
+    deck_size = view.deck_size
+    on_pile = _packed(list(map(pile.count, COURSES)))
+    # unseen: the deck less the pile, the viewer's hand, the others' known cards and every dish served
+    unseen = _COUNTS_PACKED - on_pile - sum(map(_AS_OTHER, rows))
     if viewer >= 0:
-        mine = seats[viewer]
-        hand = mine.hand
-        dishes = mine.dishes
-        runs += [per_hand[hand[k]] for k in _COURSES]
-        runs.append(per_hand[mine.score - mine.served_points])
-        runs += [per_hand[dishes[r]] for r in _RECIPES]
-    else:
-        runs.append(_NO_HAND)
-    # piles
-    on_pile = [pile.count(course) for course in COURSES]
-    runs += (
-        per_deck[view.deck_size],
-        per_deck[view.deck_size + max(len(pile) - 1, 0)],
+        unseen -= _AS_MINE(rows[viewer]) - _AS_OTHER(rows[viewer])
+    # players from the viewer's seat on (a spectator reads as seat 0), then the seats past the table
+    me = viewer if viewer > 0 else 0
+    players = list(map(_IDLE_RUN, rows[me:] + rows[:me] if me else rows))
+    if 0 <= to_move < count:
+        players[(to_move - me) % count] = _TO_MOVE_RUN(rows[to_move])
+    return np.frombuffer(bytearray(b"".join([
+        # turn
+        _turn_run(view.phase, viewer >= 0 and to_move == viewer, view.round, view.rounds_limit,
+                  view.clock_minutes > 0, view.dishes_served_this_turn),
+        # my hand
+        _MY_HAND(rows[viewer]) if viewer >= 0 else _NO_HAND,
+        # piles
+        per_deck[deck_size],
+        per_deck[deck_size + max(len(pile) - 1, 0)],
         _TOP_OF_PILE[pile[-1]] if pile else _EMPTY_PILE,
-    )
-    runs += [per_deck[on_pile[k]] for k in _COURSES]
-    # players, collected before the unseen counts (as unseen_counts: the deck less the pile, the
-    # viewer's hand, the others' known cards and every dish served)
-    unseen = [COUNTS[k] - on_pile[k] for k in _COURSES]
-    seat_runs: list[bytes] = []
-    for player in players:
-        seat = player.seat
-        known = player.known
-        served = player.served
-        seen = mine.hand if player is mine else known
-        for k in _COURSES:
-            unseen[k] -= seen[k]
-        for r in _RECIPES:
-            if served[r]:
-                cards = RECIPE_CARDS[r]
-                for k in _COURSES:
-                    unseen[k] -= served[r] * cards[k]
-        seat_runs.append(_PRESENT_TO_MOVE[to_move == seat])
-        seat_runs.append(per_hand[player.hand_size])
-        seat_runs += [per_hand[known[k]] for k in _COURSES]
-        seat_runs += [per_served[served[r]] for r in _RECIPES]
-        seat_runs.append(per_served[player.served_points])
-    # unseen
-    runs += [per_deck[unseen[k]] for k in _COURSES]
-    # players, then the seats past the table
-    runs += seat_runs
-    runs.append(_ABSENT_SEATS[len(seats)])
-    return np.frombuffer(bytearray(b"".join(runs)), np.float32)
+        _counts_run(on_pile),
+        # unseen
+        _counts_run(unseen),
+        *players,
+        _ABSENT_SEATS[count],
+    ])), np.float32)

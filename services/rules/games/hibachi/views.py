@@ -108,6 +108,9 @@ UNKNOWN_RECIPE = 3.6
 PLAN_COST_SCALE = RECIPES_TO_WIN * (UNKNOWN_RECIPE + 1)
 CHILI_NEED = CONTENT.chili_per_ingredient
 BONUS_SPACE = ACTION_SPACE[pb.SPACE_KIND_BONUS_INGREDIENT]
+# Where the outlook counts a chip of the viewer's over a space: Bonus ingredient, or its kind's space.
+CHIPS_UNDER_AT = {space: CHIPS_ON_KIND_AT + kind for space, kind in SPACE_INGREDIENT.items()}
+CHIPS_UNDER_AT[BONUS_SPACE] = CHIPS_ON_BONUS_AT
 ON_BOARD = pb.CHIP_STATUS_ON_BOARD
 
 
@@ -262,6 +265,7 @@ def observation(view: Any) -> np.ndarray:
     # 2. Seat blocks, viewer first; with each seat's cooked recipes (block 4, by relative seat).
     head_chef, next_head_chef = view.head_chef, view.next_head_chef
     at = PLAYERS_AT
+    recipes_to_cook = RECIPES_TO_WIN
     for rel, seat in SEATS_FROM[n][me]:
         p = players[seat]
         cooked = p.cooked[:]
@@ -280,21 +284,29 @@ def observation(view: Any) -> np.ndarray:
             obs[at + 9] = 1.0
         at += PLAYER_SIZE
         if cooked:
+            if seat == viewer:
+                recipes_to_cook -= len(cooked)
             cooked_at = COOKED_AT[rel]
             for recipe in cooked:
                 obs[cooked_at[recipe]] = 1.0
     # 3. Own hand; 4. recipes in own reserve and on show.
+    on_show = view.recipes_on_show[:]
+    hand: list[int] = []
+    reserve: list[int] = []
     if viewer >= 0:
         mine = players[me]
-        for at, count, cards in zip(KIND_AT, mine.hand[:], CARD_COUNTS, strict=True):
+        hand, reserve = mine.hand[:], mine.reserve[:]
+        for at, count, cards in zip(KIND_AT, hand, CARD_COUNTS, strict=True):
             obs[at] = count / cards
-        for recipe in mine.reserve[:]:
+        for recipe in reserve:
             obs[RESERVED_AT[recipe]] = 1.0
-    for recipe in view.recipes_on_show[:]:
+    for recipe in on_show:
         obs[SHOW_AT[recipe]] = 1.0
-    # 5. Chips, each in its seat's next free row.
+    # 5. Chips, each in its seat's next free row; counting the viewer's chips on the board by the
+    # spaces under them (block 6).
     row = list(FIRST_CHIP_ROW[n][me])
     width, height = BOARD_WIDTH, BOARD_HEIGHT
+    under_mine: list[int] = []
     for chip in view.chips[:]:
         owner = chip.owner
         j = row[owner]
@@ -305,14 +317,15 @@ def observation(view: Any) -> np.ndarray:
             obs[j + X_AT] = chip.x / width
             obs[j + Y_AT] = chip.y / height
             j += SPACES_AT
-            for space in chip.spaces[:]:
+            spaces = chip.spaces[:]
+            for space in spaces:
                 obs[j + space] = 1.0
+            if owner == viewer and status == ON_BOARD:
+                under_mine += spaces
     # 6. The plan outlook (the viewer's own: nothing for the spectator).
     if viewer >= 0:
-        mine = players[me]
-        lacks, spare, planned, cost = plan_outlook(
-            tuple(mine.hand), RECIPES_TO_WIN - len(mine.cooked), tuple(sorted(view.recipes_on_show)),
-            tuple(sorted(mine.reserve)))
+        lacks, spare, planned, cost = plan_outlook(tuple(hand), recipes_to_cook, tuple(sorted(on_show)),
+                                                   tuple(sorted(reserve)))
         for k in range(K):
             if lacks[k]:
                 obs[LACKS_AT + k] = lacks[k] / RECIPES_TO_WIN
@@ -321,15 +334,10 @@ def observation(view: Any) -> np.ndarray:
         for recipe in planned:
             obs[PLANNED_AT + recipe] = 1.0
         obs[PLAN_COST_AT] = cost / PLAN_COST_SCALE
-        for chip in view.chips[:]:
-            if chip.owner == viewer and chip.status == ON_BOARD:
-                for space in chip.spaces[:]:
-                    if space == BONUS_SPACE:
-                        obs[CHIPS_ON_BONUS_AT] += 1.0 / V
-                    else:
-                        kind = SPACE_INGREDIENT.get(space)
-                        if kind is not None:
-                            obs[CHIPS_ON_KIND_AT + kind] += 1.0 / V
+        for space in under_mine:
+            counter_at = CHIPS_UNDER_AT.get(space)
+            if counter_at is not None:
+                obs[counter_at] += 1.0 / V
     return array
 
 

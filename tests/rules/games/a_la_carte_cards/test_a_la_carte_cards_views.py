@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from services.rules.games.a_la_carte_cards import ENGINE
+from services.rules.games.a_la_carte_cards import ENGINE, encoding
 from services.rules.games.a_la_carte_cards.content import CONTENT, COURSES, DECK_SIZE, LAYOUT
 from services.rules.games.a_la_carte_cards.encoding import OBSERVATION_SIZE, unseen_counts
 from services.rules.random_source import RandomSource, seed_random
@@ -133,6 +133,27 @@ def test_observation_equals_the_layout_written_field_by_field() -> None:
             ENGINE.apply(state, seat, bots[seat].step(ENGINE.view(state, seat), ENGINE.legal_actions(state)))
     assert checked > 1000
     assert OBSERVATION_SIZE == 8 + 6 + 8 + 3 + CONTENT.max_players * 9
+
+
+def test_observation_is_the_same_from_cold_and_warm_caches() -> None:
+    """The builder keeps runs of seats it has seen (keyed by their bytes): a run made for one view
+    and looked up for another must be what that view would have made on its own."""
+    rng = random.Random(8)
+    views = []
+    for game in range(6):
+        players = 2 + game % 5
+        bots = [ALaCarteCardsHeuristic(rng) for _ in range(players)]
+        state = ENGINE.new_game(players, None, seed=100 + game)
+        while not state.core.game_over:
+            seat = state.core.seat_to_move
+            views += [ENGINE.view(state, s) for s in (-1, *range(players))]
+            ENGINE.apply(state, seat, bots[seat].step(ENGINE.view(state, seat), ENGINE.legal_actions(state)))
+    warm = [ENGINE.observation(view) for view in views]
+    for view, seen in zip(views[::7], warm[::7], strict=True):
+        for cache in (encoding._player_rows, encoding._turn_run, encoding._counts_run):
+            cache.cache_clear()
+        assert np.array_equal(ENGINE.observation(view), seen)
+        assert np.array_equal(ENGINE.observation(view), _plain_observation(view))
 
 
 def test_unseen_cards_leave_out_every_served_dish() -> None:

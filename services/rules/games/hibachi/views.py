@@ -181,6 +181,20 @@ def plan_outlook(hand: tuple[int, ...], need: int, show: tuple[int, ...],
     return best
 
 
+@lru_cache(maxsize=1 << 16)
+def _plan_run(hand: tuple[int, ...], need: int, show: tuple[int, ...], reserve: tuple[int, ...]) -> memoryview:
+    """Block 6 up to the chips on the board: the plan outlook's lacks, spare cards, recipes and cost."""
+    lacks, spare, planned, cost = plan_outlook(hand, need, show, reserve)
+    run = np.zeros(CHIPS_ON_KIND_AT - LACKS_AT, dtype=np.float32)
+    for k in range(K):
+        run[k] = lacks[k] / RECIPES_TO_WIN
+        run[K + k] = spare[k] / HAND_SCALE
+    for recipe in planned:
+        run[PLANNED_AT - LACKS_AT + recipe] = 1.0
+    run[PLAN_COST_AT - LACKS_AT] = cost / PLAN_COST_SCALE
+    return run.data
+
+
 def public_chip_order(chips: Any, seat: int) -> list[Any]:
     """A seat's chips in the order every viewer may know: by arrival on the board this round, then
     those still in the supply. (Slot order itself follows the values, which are hidden.)"""
@@ -324,16 +338,8 @@ def observation(view: Any) -> np.ndarray:
                 under_mine += spaces
     # 6. The plan outlook (the viewer's own: nothing for the spectator).
     if viewer >= 0:
-        lacks, spare, planned, cost = plan_outlook(tuple(hand), recipes_to_cook, tuple(sorted(on_show)),
+        obs[LACKS_AT:CHIPS_ON_KIND_AT] = _plan_run(tuple(hand), recipes_to_cook, tuple(sorted(on_show)),
                                                    tuple(sorted(reserve)))
-        for k in range(K):
-            if lacks[k]:
-                obs[LACKS_AT + k] = lacks[k] / RECIPES_TO_WIN
-            if spare[k]:
-                obs[SPARE_AT + k] = spare[k] / HAND_SCALE
-        for recipe in planned:
-            obs[PLANNED_AT + recipe] = 1.0
-        obs[PLAN_COST_AT] = cost / PLAN_COST_SCALE
         for space in under_mine:
             counter_at = CHIPS_UNDER_AT.get(space)
             if counter_at is not None:

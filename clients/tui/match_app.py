@@ -17,7 +17,7 @@ from collections.abc import Callable
 import grpc
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.containers import Container, Vertical
 from textual.css.query import NoMatches
@@ -283,7 +283,8 @@ class MatchApp(App[mpb.Match | None]):
             pass
 
     def tick(self) -> None:
-        with contextlib.suppress(NoMatches):  # the screen is closing
+        # the screen is closing (its widgets gone), or closed (the stack empty: a tick due as the app exits)
+        with contextlib.suppress(NoMatches, ScreenStackError):
             self.refresh_actions()
 
     def refresh_actions(self) -> None:

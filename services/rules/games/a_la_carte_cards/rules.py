@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from services.kit.errors import GameError
 from services.rules.engine import Engine, core_view, ranked_outcome
 from services.rules.games.a_la_carte_cards import encoding
@@ -351,7 +353,8 @@ class ALaCarteCards(Engine):
                 pv.dishes.extend(dishes)
         return view
 
-    observation = staticmethod(encoding.observation)  # no extra frame: a bot decision's hot path
+    def observation(self, view: Any) -> np.ndarray:
+        return encoding.observation(view)
 
     def resample_hidden(self, state: Any, seat: int, rng: RandomSource) -> Any:
         """Redraws the deck order and the cards of the others' hands nobody saw them take (once the

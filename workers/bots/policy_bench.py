@@ -10,6 +10,11 @@ the machine). Every pass decides on positions no earlier pass saw (an observatio
 rows it has made before, as a worker does over a match; a position seen twice would flatter it); the
 bare call's inputs are observations of yet other positions, since a dense network's time does not
 depend on its input's values. The target: the decision within 2x the bare call.
+
+It also splits a decision in place: more passes, on positions of their own, time the observation and
+the rest of `step` (inference and pick) apart inside the decision loop. Each costs more there than
+alone, since the network's weights and the builder's working set take turns in the same caches
+(docs/bots.md, "Policy runtime").
 """
 
 from __future__ import annotations
@@ -52,8 +57,8 @@ def measure(game_id: str, positions: int = 2000, passes: int = 7) -> dict[str, f
     import onnxruntime as ort
 
     engine = get_engine(game_id)
-    cases = decision_positions(game_id, positions * (2 * passes + 1))
-    chunks = [cases[k * positions : (k + 1) * positions] for k in range(2 * passes + 1)]
+    cases = decision_positions(game_id, positions * (3 * passes + 1))
+    chunks = [cases[k * positions : (k + 1) * positions] for k in range(3 * passes + 1)]
     observations = [engine.observation(view)[None] for view, _ in chunks[-1]]  # the bare call's inputs
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
@@ -80,16 +85,33 @@ def measure(game_id: str, positions: int = 2000, passes: int = 7) -> dict[str, f
             engine.observation(view)
         return (time.perf_counter() - start) / len(chunk)
 
-    bare_s, decide_s, observe_s = [], [], []
+    def split(chunk: list[tuple[Any, list[int]]]) -> tuple[float, float]:
+        """A decision loop as `step` makes it, the observation and the rest timed apart."""
+        clock = time.perf_counter
+        observing = choosing = 0.0
+        for view, legal in chunk:
+            start = clock()
+            obs = engine.observation(view)
+            built = clock()
+            policy.choose(obs, legal)
+            choosing += clock() - built
+            observing += built - start
+        return observing / len(chunk), choosing / len(chunk)
+
+    bare_s, decide_s, observe_s, split_s = [], [], [], []
     for k in range(passes):  # interleaved, so a burst of other load hits both alike
         bare_s.append(bare())
-        decide_s.append(decide(chunks[2 * k]))
-        observe_s.append(observe(chunks[2 * k + 1]))
+        decide_s.append(decide(chunks[3 * k]))
+        observe_s.append(observe(chunks[3 * k + 1]))
+        split_s.append(split(chunks[3 * k + 2]))
     best_bare, best_decide = min(bare_s), min(decide_s)
+    in_loop_observation, in_loop_choice = min(split_s, key=sum)
     return {
         "bare_onnxruntime_s": best_bare,
         "policy_decision_s": best_decide,
         "observation_s": min(observe_s),
+        "observation_in_loop_s": in_loop_observation,
+        "inference_and_pick_in_loop_s": in_loop_choice,
         "ratio": best_decide / best_bare,
         "median_ratio": float(np.median(np.array(decide_s) / np.array(bare_s))),
     }
@@ -105,7 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         m = measure(game_id, args.positions)
         print(
             f"{game_id:18s} policy decision {m['policy_decision_s'] * 1e6:7.1f} us"
-            f" (observation {m['observation_s'] * 1e6:5.1f} us)"
+            f" (observation {m['observation_s'] * 1e6:5.1f} us alone; in the loop"
+            f" {m['observation_in_loop_s'] * 1e6:5.1f} us + inference and pick"
+            f" {m['inference_and_pick_in_loop_s'] * 1e6:5.1f} us)"
             f"  bare onnxruntime {m['bare_onnxruntime_s'] * 1e6:7.1f} us"
             f"  ratio {m['ratio']:.2f}x (median pass {m['median_ratio']:.2f}x, target <= 2x)"
         )

@@ -14,7 +14,7 @@ depend on its input's values. The target: the decision within 2x the bare call.
 It also splits a decision in place: more passes, on positions of their own, time the observation and
 the rest of `step` (inference and pick) apart inside the decision loop. Each costs more there than
 alone, since the network's weights and the builder's working set take turns in the same caches
-(docs/bots.md, "Policy runtime").
+(docs/bots.md, "The ONNX policy and the difficulties").
 """
 
 from __future__ import annotations

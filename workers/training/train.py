@@ -19,9 +19,11 @@ then each round's labels come from rollout search over the previous round's netw
 4. The tournament (workers/training/tournament.py) measures the hard bot against heuristic and
    random opponents; the model and its card go to workers/models/ (or --out).
 
-Data comes in fixed chunks seeded from --seed, so a run is reproducible for any --workers. --minutes
-is a safety cap on the teacher rounds: a run that hits it stops issuing new teacher chunks (the card
-records how many were used). Torch runs on one thread.
+Data comes in fixed chunks seeded from --seed, so a run is reproducible for any --workers: the
+teacher rounds are budgeted in labels (--rounds of --labels each), not in time. --minutes is only a
+safety cap on the teacher rounds: a run that hits it stops issuing new teacher chunks, and its card
+says so (`time_capped`: such a run depends on the machine's speed and does not reproduce). Torch
+runs on one thread.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ from workers.training.tournament import default_table_sizes, run_tournament
 MAX_MODEL_BYTES = 5 * 1024 * 1024
 # Settings every game trains with unless its expert module's TRAINING_DEFAULTS (so that `make train
 # GAME=<id>` reproduces its shipped model) or the command line says otherwise.
-COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6, "minutes": 22.0, "rounds": 3}
+COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6, "minutes": 60.0, "rounds": 3}
 MIN_VALUE_VARIANCE = 1e-3  # below this the games' outcomes hardly differ: nothing for the teacher
 
 
@@ -174,8 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", required=True)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--minutes", type=float,
-                        help="time cap: no teacher chunk starts after this many minutes (default 22, or"
-                             " TRAINING_DEFAULTS)")
+                        help="safety cap: no teacher chunk starts after this many minutes (default 60, or"
+                             " TRAINING_DEFAULTS); a run it cuts short does not reproduce")
     parser.add_argument("--workers", type=int, default=1, help="data generation processes (default 1)")
     parser.add_argument("--teacher", choices=("expert", "search", "iteration"),
                         help="expert bot, value-scored search, or expert iteration (imitation of the expert,"
@@ -282,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     teacher_games = 0
     lookaheads = 0
     rounds_done = 0
+    time_capped = False  # the safety cap cut the teacher rounds short (the run then depends on the machine)
     chunk_games = 2 if iteration else 20 if expert else 4
     rounds = args.rounds
     if value_fit is not None and value_fit["holdout_variance"] < MIN_VALUE_VARIANCE:
@@ -307,6 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             lookaheads += result.lookaheads
             if len(fresh) >= labels_per_round:
                 break
+        if len(fresh) < labels_per_round:
+            time_capped = True
         if len(fresh):
             log(f"round {round_index + 1}: the student agreed with the teacher on {agreement(model, fresh):.1%}"
                 f" of {len(fresh)} new decisions")
@@ -324,8 +329,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"round {round_index + 1}: {teacher_games} teacher games, {len(teacher)} labels, {lookaheads}"
             f" lookaheads, losses {', '.join(f'{v:.3f}' for v in losses.values())}; {score:.2f}x chance"
             f" against the heuristic ({time.monotonic() - started:.0f}s)")
-        if time.monotonic() > deadline:
-            log("time cap reached: no more teacher rounds")
+        if time.monotonic() > deadline and round_index + 1 < rounds:
+            time_capped = True
+            log("time cap reached: no more teacher rounds (this run will not reproduce on another machine)")
             break
 
     model = best_model
@@ -387,6 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                           ("determinized one-turn lookahead with heuristic replies, scored by the value network;"
                            " DAgger rounds from the student's own games"),
                 "rounds": rounds_done,
+                "time_capped": time_capped,
                 "games": teacher_games,
                 "decisions": len(teacher),
                 "labels_per_round": labels_per_round,

@@ -55,9 +55,10 @@ PLACE_BASE = LAYOUT.place_base
 NEG = -1e9  # a plan that cannot be carried out (the food is ruined first)
 LONG = 12  # turns ahead when the end is not in sight
 DISHES_TO_END = CONTENT.dishes_to_end
-# `make train` reproduces the shipped model: expert iteration (imitation of this expert, then rounds of
-# rollout search over the network; docs/bots.md), 45 minutes on two cores.
-TRAINING_DEFAULTS = {"teacher": "iteration", "minutes": 45.0, "rounds": 5}
+# `make train` reproduces the shipped model: expert iteration (imitation of this expert, then four
+# rounds of 6,000 labels by rollout search over the network; docs/bots.md), about an hour on two
+# cores; the 100 minutes are only a safety cap (a run it cuts short does not reproduce).
+TRAINING_DEFAULTS = {"teacher": "iteration", "minutes": 100.0, "rounds": 4}
 
 # Tuning (points).
 WAIT = 0.4  # cost of each turn a dish waits (tempo: the game is a race to four dishes)

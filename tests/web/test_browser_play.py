@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 
 import grpc
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Route, expect
 
 from apps.platform import Deps
 from services.web.server import start_web
@@ -63,7 +64,17 @@ def test_a_guest_plays_a_whole_match_while_a_spectator_watches(site: ServerThrea
         outcome = page.get_by_test_id("outcome").inner_text()
         expect(spectator.get_by_test_id("outcome")).to_have_text(outcome, timeout=20_000)
 
+        # The replay's first board comes from NewGame: held back, the page offers no step yet (a step
+        # taken before it came used to fail on a state that was not there).
+        held: list[Route] = []
+        spectator.route("**/sizzle.rules.v1.RulesService/NewGame", lambda route: held.append(route))
         spectator.get_by_test_id("replay-link").click()
+        deadline = time.monotonic() + 20
+        while not held and time.monotonic() < deadline:
+            spectator.wait_for_timeout(50)
+        assert held, "the replay page never asked for its first board"
+        expect(spectator.get_by_role("button", name="To the end")).to_have_count(0)
+        held[0].continue_()
         step = spectator.get_by_test_id("replay-step")
         expect(step).to_have_text(re.compile(r"Step 0 of \d+"))
         total = int(step.inner_text().split(" of ")[1])

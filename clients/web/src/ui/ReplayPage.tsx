@@ -28,14 +28,14 @@ export function ReplayPage({ matchId }: { matchId: string }) {
 
   useEffect(() => {
     matchApi.getReplay({ matchId }, withToken(guest?.token)).then(async (r) => {
-      setReplay(r);
-      if (r.complete) {
+      if (r.complete) {  // the first board before the controls: a step needs the state it starts from
         const created = await rulesApi.newGame({ gameId: r.match!.gameId, numPlayers: r.numPlayers,
           options: r.match!.options, seed: r.seed }, withToken(undefined));
         states.current = [created.state!];
-        setStep(0);
         await show(0);
       }
+      setStep(0);
+      setReplay(r);
     }).catch((error: unknown) => setProblem(explain(error)));
   }, [matchId]);
 

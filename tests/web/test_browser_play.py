@@ -74,7 +74,9 @@ def test_a_guest_plays_a_whole_match_while_a_spectator_watches(site: ServerThrea
             spectator.wait_for_timeout(50)
         assert held, "the replay page never asked for its first board"
         expect(spectator.get_by_role("button", name="To the end")).to_have_count(0)
-        held[0].continue_()
+        for route in held:
+            route.continue_()
+        spectator.unroute("**/sizzle.rules.v1.RulesService/NewGame")
         step = spectator.get_by_test_id("replay-step")
         expect(step).to_have_text(re.compile(r"Step 0 of \d+"))
         total = int(step.inner_text().split(" of ")[1])

@@ -137,3 +137,38 @@ def test_rollout_search_keeps_the_networks_favourite_unless_another_clearly_wins
     result = eager.search(state, seat, legal)
     assert result.values[result.action] == max(result.values.values())
     assert state.core.seat_to_move == seat and engine.legal_actions(state) == legal  # the state is untouched
+
+
+def test_reinforcement_chunks_record_the_sampling_probability_and_the_games_outcome() -> None:
+    game = "a_la_carte"
+    engine = get_engine(game)
+    spec = engine.spec
+    weights = tiny_weights(int(np.prod(spec.observation_shape)), spec.num_distinct_actions, seed=4)
+    job = ChunkJob(game, "reinforcement", seed=9, games=3, table_sizes=(2, 3), student_temperature=0.5,
+                   policy_weights=weights)
+    a, b = play_chunk(job), play_chunk(job)
+    assert a.decisions == len(a.samples) == len(a.log_probs) == len(a.outcomes) > 0
+    assert a.log_probs == b.log_probs and a.outcomes == b.outcomes and a.samples.target == b.samples.target
+    mlp = NumpyMLP(weights)
+    for obs, legal, target, log_prob in zip(a.samples.obs, a.samples.legal, a.samples.target, a.log_probs,
+                                            strict=True):
+        (played,) = target
+        logits = mlp(obs)[0, legal] / 0.5
+        expected = logits[legal.index(played)] - logits.max() - np.log(np.exp(logits - logits.max()).sum())
+        assert len(legal) > 1 and abs(log_prob - expected) < 1e-4  # the probability the sampling gave it
+    games = {}
+    for n, share in a.outcomes:
+        assert n in (2, 3) and 0.0 <= share <= 1.0
+        games[n, share] = games.get((n, share), 0) + 1
+    assert 1 <= len(games) <= 3  # every decision of a game carries that game's outcome
+
+
+def test_advantages_centre_each_table_size_on_its_own_mean() -> None:
+    from workers.training.selfplay import advantages
+
+    outcomes = [(2, 1.0), (2, 1.0), (2, 0.0), (2, 0.0), (4, 1.0), (4, 0.0), (4, 0.0), (4, 0.0)]
+    adv = advantages(outcomes)
+    assert abs(adv[:4].sum()) < 1e-6 and abs(adv[4:].sum()) < 1e-6  # the baseline of each size is its own
+    assert adv[0] > 0 > adv[2] and adv[4] > adv[0]  # a four-player win is the bigger surprise
+    assert abs(float(adv.std()) - 1.0) < 1e-5
+    assert not advantages([(3, 0.5), (3, 0.5)]).any()  # nothing to learn from equal outcomes

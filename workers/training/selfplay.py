@@ -21,6 +21,11 @@ With expert iteration (`ChunkJob.teacher == "iteration"`) imitation games are th
 teacher games the learner's decisions are labelled by rollout search over the current network
 (`teacher.RolloutImprovement`, `iteration_chunk`).
 
+Reinforcement games (`ChunkJob.kind == "reinforcement"`, `reinforcement_chunk`) have no teacher:
+one learner seat samples from the current network against heuristics, and each of its decisions is
+kept with the probability its sampling gave the action and the game's outcome for that seat, the
+data of a policy-gradient step (workers/training/reinforce.py).
+
 Workers never import torch: the student and the value network run as numpy MLPs.
 """
 
@@ -125,12 +130,18 @@ class NumpyPolicy:
         return [legal[i] for i in np.argsort(-self.scores(obs, legal), kind="stable")]
 
     def pick(self, obs: np.ndarray, legal: Sequence[int]) -> int:
+        return self.sample(obs, legal)[0]
+
+    def sample(self, obs: np.ndarray, legal: Sequence[int]) -> tuple[int, float]:
+        """An id and the log-probability of picking it (0.0 when the best id is taken)."""
         scores = self.scores(obs, legal)
         if self.temperature <= 0:
-            return int(legal[int(scores.argmax())])
+            return int(legal[int(scores.argmax())]), 0.0
         z = np.exp((scores - scores.max()) / self.temperature)
-        point = self.rng.random() * float(z.sum())
-        return int(legal[min(int(np.searchsorted(np.cumsum(z), point, side="right")), len(z) - 1)])
+        total = float(z.sum())
+        point = self.rng.random() * total
+        index = min(int(np.searchsorted(np.cumsum(z), point, side="right")), len(z) - 1)
+        return int(legal[index]), math.log(max(float(z[index]) / total, 1e-30))
 
     def step(self, view: Any, legal_actions: Sequence[int]) -> int:
         return self.pick(self.engine.observation(view), legal_actions)
@@ -146,7 +157,7 @@ class ChunkJob:
     """One unit of data generation: `games` games from `seed` (picklable for worker processes)."""
 
     game_id: str
-    kind: str  # "imitation", "teacher" or "evaluation"
+    kind: str  # "imitation", "teacher", "evaluation" or "reinforcement"
     seed: int
     games: int
     table_sizes: tuple[int, ...]
@@ -175,6 +186,10 @@ class ChunkResult:
     seconds: float
     wins: float = 0.0  # evaluation games: the student's win shares, and the shares chance gives
     chance: float = 0.0
+    # reinforcement games, one entry per sample: the log-probability the sampling gave the action
+    # played, and the table size and the learner's win share of the sample's game
+    log_probs: list[float] = field(default_factory=list)
+    outcomes: list[tuple[int, float]] = field(default_factory=list)
 
 
 def soft_target(values: dict[int, float], temperature: float) -> dict[int, float]:
@@ -232,9 +247,65 @@ def evaluation_chunk(job: ChunkJob) -> ChunkResult:
     return ChunkResult(Samples(), ValueSamples(), job.games, 0, 0, time.perf_counter() - started, wins, chance)
 
 
+def reinforcement_chunk(job: ChunkJob) -> ChunkResult:
+    """Games of one learner seat sampling from the network (at `student_temperature`) against
+    heuristic bots; every decision of the learner with a choice is a sample, with its log-probability
+    and the game's outcome (ChunkResult.log_probs, .outcomes)."""
+    started = time.perf_counter()
+    assert job.policy_weights is not None, "reinforcement games play a network"
+    engine = get_engine(job.game_id)
+    rng = random.Random(job.seed)
+    samples = Samples()
+    log_probs: list[float] = []
+    outcomes: list[tuple[int, float]] = []
+    for _ in range(job.games):
+        n = job.table_sizes[rng.randrange(len(job.table_sizes))]
+        learner = rng.randrange(n)
+        bot_rng = random.Random(rng.getrandbits(63))
+        bots: list[Any] = [heuristic_bot(job.game_id, bot_rng) for _ in range(n)]
+        student = NumpyPolicy(engine, job.policy_weights, bot_rng, job.student_temperature)
+        state = engine.new_game(n, None, rng.getrandbits(63))
+        first = len(samples)
+        steps = 0
+        while not state.core.game_over and steps < MAX_ACTIONS:
+            seat = state.core.seat_to_move
+            legal = engine.legal_actions(state)
+            if len(legal) == 1:
+                action = legal[0]
+            elif seat == learner:
+                obs = engine.observation(engine.view(state, seat))
+                action, log_prob = student.sample(obs, legal)
+                samples.add(obs, legal, {action: 1.0})
+                log_probs.append(log_prob)
+            else:
+                action = bots[seat].step(engine.view(state, seat), legal)
+            engine.apply(state, seat, action)
+            steps += 1
+        outcomes += [(n, win_shares(engine, state)[learner])] * (len(samples) - first)
+    return ChunkResult(samples, ValueSamples(), job.games, len(samples), 0, time.perf_counter() - started,
+                       log_probs=log_probs, outcomes=outcomes)
+
+
+def advantages(outcomes: list[tuple[int, float]]) -> np.ndarray:
+    """The advantage of each reinforcement sample, from its (table size, win share): the share less
+    the mean share of the batch's samples at that table size (the baseline), times the table size,
+    normalised to unit spread."""
+    sizes = np.array([n for n, _ in outcomes], dtype=np.float64)
+    shares = np.array([share for _, share in outcomes], dtype=np.float64)
+    baseline = np.zeros_like(shares)
+    for n in np.unique(sizes):
+        at = sizes == n
+        baseline[at] = shares[at].mean()
+    advantage = (shares - baseline) * sizes
+    spread = advantage.std()
+    return (advantage / spread if spread > 0 else advantage).astype(np.float32)
+
+
 def play_chunk(job: ChunkJob) -> ChunkResult:
     if job.kind == "evaluation":
         return evaluation_chunk(job)
+    if job.kind == "reinforcement":
+        return reinforcement_chunk(job)
     if job.teacher == "expert" or (job.teacher == "iteration" and job.kind == "imitation"):
         return expert_chunk(job)
     if job.teacher == "iteration":

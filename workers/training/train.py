@@ -15,13 +15,16 @@ then each round's labels come from rollout search over the previous round's netw
    labelled by the teacher (the expert's pick, or the search teacher of workers/training/teacher.py:
    a determinized one-turn lookahead scored by the value network), and the student is retrained on
    all teacher labels after each round, the imitation data kept as a lighter prior.
-3. Export to ONNX (dynamic batch axis), check onnxruntime against torch on random inputs.
-4. The tournament (workers/training/tournament.py) measures the hard bot against heuristic and
+3. Reinforcement (--reinforce-games, off unless TRAINING_DEFAULTS or the command line ask): the
+   selected student plays on against heuristics and learns from its own results by PPO
+   (workers/training/reinforce.py); its best check ships when it beats the student it started from.
+4. Export to ONNX (dynamic batch axis), check onnxruntime against torch on random inputs.
+5. The tournament (workers/training/tournament.py) measures the hard bot against heuristic and
    random opponents; the model and its card go to workers/models/ (or --out).
 
 Data comes in fixed chunks seeded from --seed, so a run is reproducible for any --workers: the
 teacher rounds are budgeted in labels (--rounds of --labels each), not in time. --minutes is only a
-safety cap on the teacher rounds: a run that hits it stops issuing new teacher chunks, and its card
+safety cap on the teacher rounds and reinforcement: a run that hits it stops issuing new chunks, and its card
 says so (`time_capped`: such a run depends on the machine's speed and does not reproduce). Torch
 runs on one thread.
 """
@@ -59,13 +62,15 @@ from workers.training.model import (
     masked_cross_entropy,
     numpy_weights,
 )
+from workers.training.reinforce import Settings, reinforce
 from workers.training.selfplay import ChunkJob, ChunkResult, Samples, ValueSamples, run_chunks
 from workers.training.tournament import default_table_sizes, run_tournament
 
 MAX_MODEL_BYTES = 5 * 1024 * 1024
 # Settings every game trains with unless its expert module's TRAINING_DEFAULTS (so that `make train
 # GAME=<id>` reproduces its shipped model) or the command line says otherwise.
-COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6, "minutes": 60.0, "rounds": 3}
+COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6, "minutes": 60.0, "rounds": 3,
+                   "reinforce_games": 0}
 MIN_VALUE_VARIANCE = 1e-3  # below this the games' outcomes hardly differ: nothing for the teacher
 
 
@@ -206,6 +211,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, action="append", help="table sizes to train on (default: all)")
     parser.add_argument("--select-games", type=int, default=300,
                         help="games against the heuristic that pick the best student of the rounds")
+    parser.add_argument("--reinforce-games", type=int,
+                        help="reinforcement games after the teacher rounds (default 0: none, or TRAINING_DEFAULTS)")
+    parser.add_argument("--reinforce-lr", type=float, default=Settings.lr)
+    parser.add_argument("--reinforce-check-games", type=int, default=Settings.check_games,
+                        help="games against the heuristic that check the reinforced network every"
+                             f" {Settings.check_every} batches of {Settings.batch}")
     parser.add_argument("--eval-games", type=int, default=1000, help="tournament games per opponent kind")
     parser.add_argument("--out", type=Path, default=MODELS_DIR)
     args = parser.parse_args(argv)
@@ -336,9 +347,35 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     model = best_model
     chosen = next(stage for stage, score in selection if score == best_score)
-    log(f"shipping the {chosen} student ({best_score:.2f}x chance in selection)")
+    log(f"the teacher rounds select the {chosen} student ({best_score:.2f}x chance in selection)")
 
-    # 3. export and parity
+    # 3. reinforcement
+    reinforcement: dict[str, object] | None = None
+    if args.reinforce_games > 0:
+        settings = Settings(games=args.reinforce_games, lr=args.reinforce_lr, check_games=args.reinforce_check_games)
+        check_seed = master.getrandbits(40)
+        outcome = reinforce(
+            model, args.game, sizes, settings, master.getrandbits(63), args.workers,
+            lambda net: select_score(net, args.game, sizes, settings.check_games, check_seed, args.workers),
+            deadline, log,
+        )
+        time_capped = time_capped or outcome.time_capped
+        best_games, best_check = outcome.best
+        if best_games > 0:
+            model, chosen = outcome.model, f"{chosen}, reinforced over {best_games} games"
+        reinforcement = {
+            "method": "PPO against heuristic opponents from the selected student (workers/training/reinforce.py):"
+                      " one learner seat sampling at a temperature, reward its win share",
+            "games": outcome.games, "decisions": outcome.decisions, "batch_games": settings.batch,
+            "temperature": settings.temperature, "lr": settings.lr, "epochs": settings.epochs, "clip": settings.clip,
+            "check_games": settings.check_games,
+            "checks": {str(games): round(score, 3) for games, score in outcome.checks},
+            "chosen_games": best_games,
+        }
+        log(f"reinforcement: the check picks the network after {best_games} games ({best_check:.3f}x)")
+    log(f"shipping the student of {chosen}")
+
+    # 4. export and parity
     with tempfile.TemporaryDirectory() as tmp:
         candidate_dir = Path(tmp)
         candidate = model_path(args.game, candidate_dir)
@@ -349,7 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"exported {size} bytes; onnxruntime vs torch max abs diff {parity:.2e}"
             f" ({parity_relative:.2e} of the largest logit)")
 
-        # 4. strength
+        # 5. strength
         tournament_started = time.monotonic()
         standings = run_tournament(args.game, args.eval_games, candidate_dir, Difficulty.HARD, sizes)
         for standing in standings:
@@ -403,6 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             },
             "selection": {"games_against_heuristic": args.select_games, "chosen": chosen,
                           "ratio_to_chance": {stage: round(score, 3) for stage, score in selection}},
+            "reinforcement": reinforcement,
             "imitation_epochs": args.imitation_epochs,
             "finetune_epochs_per_round": args.epochs,
             "finetune_lr": args.finetune_lr,

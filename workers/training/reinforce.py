@@ -1,0 +1,133 @@
+"""Reinforcement against the heuristic: a trained student plays on and learns from its own results.
+
+The students imitate their teachers, so they are as strong as the teacher and no stronger; where no
+search beats the expert (the kitchen game: docs/bots.md, "Expert iteration") nothing could teach
+them better play. Here the reward itself teaches: proximal policy optimisation (PPO, Schulman et al.
+2017, the clipped objective) of the student's logits, from games where one seat samples from the
+network (at a temperature) against heuristic bots, the others as in the tournament.
+
+- A batch is `batch` games (selfplay.reinforcement_chunk, in fixed seeded chunks: the same data for
+  any number of workers). Every decision of the learner with a choice is a sample.
+- The advantage of a sample is its game's win share less the batch's mean at that table size (the
+  baseline), times the table size (a win at four players is four times the surprise of chance),
+  normalised over the batch; every decision of a game shares its game's advantage (Monte Carlo
+  returns: the games are short, tens of decisions).
+- The step: `epochs` passes over the batch in minibatches, maximising the clipped ratio of the new
+  to the sampling probability times the advantage; Adam at a small learning rate.
+- Every `check_every` batches the network plays `check_games` fixed deals against heuristics at its
+  best legal id (as the hard bot plays); the best check, the starting network's included, is what
+  this stage gives back.
+
+It runs in train.py after the teacher rounds, from the student they selected (`--reinforce-games`).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import torch
+
+from workers.training.model import ILLEGAL_LOGIT, PolicyNet, numpy_weights
+from workers.training.selfplay import ChunkJob, ChunkResult, Samples, advantages, run_chunks
+
+
+@dataclass(frozen=True)
+class Settings:
+    games: int  # every reinforcement game of the stage (whole batches)
+    batch: int = 800  # games a policy step learns from (in chunks of chunk_games)
+    temperature: float = 0.5  # the learner's sampling temperature
+    lr: float = 3e-5
+    epochs: int = 3
+    clip: float = 0.2
+    minibatch: int = 1024
+    check_every: int = 10  # batches between checks
+    check_games: int = 2000
+    chunk_games: int = 50
+
+
+@dataclass
+class Outcome:
+    model: PolicyNet  # the best check's network
+    checks: list[tuple[int, float]] = field(default_factory=list)  # (games played, ratio to chance)
+    games: int = 0
+    decisions: int = 0
+    time_capped: bool = False
+
+    @property
+    def best(self) -> tuple[int, float]:
+        return max(self.checks, key=lambda check: check[1])
+
+
+def policy_step(model: PolicyNet, optimizer: torch.optim.Optimizer, results: list[ChunkResult],
+                settings: Settings, generator: torch.Generator) -> int:
+    """One PPO step on a batch's results; returns the number of samples it learnt from."""
+    samples, log_probs, outcomes = Samples(), [], []
+    for result in results:
+        samples.extend(result.samples)
+        log_probs += result.log_probs
+        outcomes += result.outcomes
+    if not len(samples):
+        return 0
+    obs, mask, target = samples.arrays(model.num_actions)
+    x, legal = torch.from_numpy(obs), torch.from_numpy(mask)
+    played = torch.from_numpy(target.argmax(1))
+    old = torch.tensor(log_probs, dtype=torch.float32)
+    advantage = torch.from_numpy(advantages(outcomes))
+    model.train()
+    for _ in range(settings.epochs):
+        order = torch.randperm(len(x), generator=generator)
+        for start in range(0, len(x), settings.minibatch):
+            idx = order[start : start + settings.minibatch]
+            logits = (model(x[idx]) / settings.temperature).masked_fill(~legal[idx], ILLEGAL_LOGIT)
+            new = torch.log_softmax(logits, 1).gather(1, played[idx, None])[:, 0]
+            ratio = torch.exp(new - old[idx])
+            gain = torch.min(ratio * advantage[idx],
+                             ratio.clamp(1 - settings.clip, 1 + settings.clip) * advantage[idx])
+            loss = -gain.mean()
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+    model.eval()
+    return len(x)
+
+
+def reinforce(model: PolicyNet, game: str, sizes: tuple[int, ...], settings: Settings, seed: int, workers: int,
+              check: Callable[[PolicyNet], float], deadline: float | None = None,
+              log: Callable[[str], None] = print) -> Outcome:
+    """Trains a copy of `model` for `settings.games` games (fewer when `deadline`, time.monotonic,
+    passes first); `check(model)` scores a network (its ratio to chance on fixed deals)."""
+    master = random.Random(seed)
+    generator = torch.Generator().manual_seed(seed)
+    model = copy.deepcopy(model)
+    optimizer = torch.optim.Adam(model.parameters(), lr=settings.lr)
+    outcome = Outcome(copy.deepcopy(model), [(0, check(model))])
+    log(f"reinforcement: the starting student checks at {outcome.checks[0][1]:.3f}x")
+    batch = min(settings.batch, settings.games)
+    batches = max(1, settings.games // batch)
+    per_batch = max(1, batch // settings.chunk_games)
+    started = time.monotonic()
+    for index in range(1, batches + 1):
+        if deadline is not None and time.monotonic() > deadline:
+            outcome.time_capped = True
+            log("time cap reached: reinforcement stops early (this run will not reproduce on another machine)")
+            break
+        weights = numpy_weights(model)
+        jobs = [ChunkJob(game, "reinforcement", master.getrandbits(63), settings.chunk_games, sizes,
+                         student_temperature=settings.temperature, policy_weights=weights)
+                for _ in range(per_batch)]
+        results = list(run_chunks(jobs, workers))
+        outcome.games += sum(r.games for r in results)
+        outcome.decisions += policy_step(model, optimizer, results, settings, generator)
+        if index % settings.check_every == 0 or index == batches:
+            score = check(model)
+            if score > outcome.best[1]:
+                outcome.model = copy.deepcopy(model)
+            outcome.checks.append((outcome.games, score))
+            log(f"reinforcement: {outcome.games} games, {outcome.decisions} decisions; {score:.3f}x"
+                f" ({time.monotonic() - started:.0f}s)")
+    return outcome

@@ -9,7 +9,7 @@ network (at a temperature) against heuristic bots, the others as in the tourname
 - A batch is `batch` games (selfplay.reinforcement_chunk, in fixed seeded chunks: the same data for
   any number of workers). Every decision of the learner with a choice is a sample.
 - The advantage of a sample is its game's win share less the batch's mean at that table size (the
-  baseline), times the table size (a win at four players is four times the surprise of chance),
+  baseline), times the table size (so it counts in units of chance's share at that table),
   normalised over the batch; every decision of a game shares its game's advantage (Monte Carlo
   returns: the games are short, tens of decisions).
 - The step: `epochs` passes over the batch in minibatches, maximising the clipped ratio of the new

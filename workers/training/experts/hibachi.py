@@ -64,8 +64,9 @@ V, S, K, R, C = LAYOUT.values, LAYOUT.spaces, LAYOUT.kinds, LAYOUT.recipes, LAYO
 # On the board of revision 2 the imitation student made 0.73x chance against heuristics from 3,000
 # games and 1.30x from 6,000 (the expert's throws are hard to learn); with the plan outlook in the
 # observation (docs/rules/hibachi.md) 1.44x from 6,000 and, from 12,000 games and 8 epochs, the
-# shipped student (its card has the command and the figures).
-TRAINING_DEFAULTS = {"heuristic_games": 12000, "imitation_epochs": 8, "rounds": 2}
+# student the rounds select; then 48,000 reinforcement games (60 batches of 800) from it (its card has
+# the command and the figures).
+TRAINING_DEFAULTS = {"heuristic_games": 12000, "imitation_epochs": 8, "rounds": 2, "reinforce_games": 48_000}
 
 BONUS = ACTION_SPACE[pb.SPACE_KIND_BONUS_INGREDIENT]
 PLACE = ACTION_SPACE[pb.SPACE_KIND_PLACE_CHIP]

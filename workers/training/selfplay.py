@@ -220,6 +220,33 @@ def _candidates(legal: list[int], obs: np.ndarray, view: Any, student: NumpyPoli
     return chosen + rest[: limit - len(chosen)]
 
 
+def _decisions(engine: Any, state: Any) -> Iterator[tuple[int, list[int]]]:
+    """Plays `state` to its end (at most MAX_ACTIONS actions): forced actions are applied here, and
+    every decision with a choice is yielded as (seat, legal) for the caller to apply its pick."""
+    steps = 0
+    while not state.core.game_over and steps < MAX_ACTIONS:
+        seat = state.core.seat_to_move
+        legal = engine.legal_actions(state)
+        if len(legal) == 1:
+            engine.apply(state, seat, legal[0])
+        else:
+            yield seat, legal
+        steps += 1
+
+
+def _learner_table(engine: Any, job: ChunkJob, rng: random.Random) -> tuple[int, int, list[Any], NumpyPolicy, Any]:
+    """A game of one learner seat against heuristics, drawn from `rng` in a fixed order (the shipped
+    models' data depend on it): the table size, the learner's seat, the heuristic bots (one per
+    seat), the network at `student_temperature` and the new game."""
+    assert job.policy_weights is not None
+    n = job.table_sizes[rng.randrange(len(job.table_sizes))]
+    learner = rng.randrange(n)
+    bot_rng = random.Random(rng.getrandbits(63))
+    bots: list[Any] = [heuristic_bot(job.game_id, bot_rng) for _ in range(n)]
+    student = NumpyPolicy(engine, job.policy_weights, bot_rng, job.student_temperature)
+    return n, learner, bots, student, engine.new_game(n, None, rng.getrandbits(63))
+
+
 def evaluation_chunk(job: ChunkJob) -> ChunkResult:
     """The student (its best legal id, as the hard bot plays) in one seat against heuristic bots,
     cycling through the table sizes and seats."""
@@ -235,13 +262,8 @@ def evaluation_chunk(job: ChunkJob) -> ChunkResult:
         bots: list[Any] = [heuristic_bot(job.game_id, bot_rng) for _ in range(n)]
         bots[hero] = NumpyPolicy(engine, job.policy_weights, bot_rng, 0.0)
         state = engine.new_game(n, None, rng.getrandbits(63))
-        steps = 0
-        while not state.core.game_over and steps < MAX_ACTIONS:
-            seat = state.core.seat_to_move
-            legal = engine.legal_actions(state)
-            action = legal[0] if len(legal) == 1 else bots[seat].step(engine.view(state, seat), legal)
-            engine.apply(state, seat, action)
-            steps += 1
+        for seat, legal in _decisions(engine, state):
+            engine.apply(state, seat, bots[seat].step(engine.view(state, seat), legal))
         wins += win_shares(engine, state)[hero]
         chance += 1.0 / n
     return ChunkResult(Samples(), ValueSamples(), job.games, 0, 0, time.perf_counter() - started, wins, chance)
@@ -259,20 +281,10 @@ def reinforcement_chunk(job: ChunkJob) -> ChunkResult:
     log_probs: list[float] = []
     outcomes: list[tuple[int, float]] = []
     for _ in range(job.games):
-        n = job.table_sizes[rng.randrange(len(job.table_sizes))]
-        learner = rng.randrange(n)
-        bot_rng = random.Random(rng.getrandbits(63))
-        bots: list[Any] = [heuristic_bot(job.game_id, bot_rng) for _ in range(n)]
-        student = NumpyPolicy(engine, job.policy_weights, bot_rng, job.student_temperature)
-        state = engine.new_game(n, None, rng.getrandbits(63))
+        n, learner, bots, student, state = _learner_table(engine, job, rng)
         first = len(samples)
-        steps = 0
-        while not state.core.game_over and steps < MAX_ACTIONS:
-            seat = state.core.seat_to_move
-            legal = engine.legal_actions(state)
-            if len(legal) == 1:
-                action = legal[0]
-            elif seat == learner:
+        for seat, legal in _decisions(engine, state):
+            if seat == learner:
                 obs = engine.observation(engine.view(state, seat))
                 action, log_prob = student.sample(obs, legal)
                 samples.add(obs, legal, {action: 1.0})
@@ -280,7 +292,6 @@ def reinforcement_chunk(job: ChunkJob) -> ChunkResult:
             else:
                 action = bots[seat].step(engine.view(state, seat), legal)
             engine.apply(state, seat, action)
-            steps += 1
         outcomes += [(n, win_shares(engine, state)[learner])] * (len(samples) - first)
     return ChunkResult(samples, ValueSamples(), job.games, len(samples), 0, time.perf_counter() - started,
                        log_probs=log_probs, outcomes=outcomes)
@@ -393,22 +404,15 @@ def expert_chunk(job: ChunkJob) -> ChunkResult:
         student = NumpyPolicy(engine, job.policy_weights, bot_rng, job.student_temperature) \
             if teach and job.policy_weights is not None else None
         state = engine.new_game(n, None, rng.getrandbits(63))
-        steps = 0
-        while not state.core.game_over and steps < MAX_ACTIONS:
-            seat = state.core.seat_to_move
-            legal = engine.legal_actions(state)
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                view = engine.view(state, seat)
-                action = bots[seat].step(view, legal)
-                if seat in learners:
-                    obs = engine.observation(view)
-                    samples.add(obs, legal, {action: 1.0})
-                    if student is not None and rng.random() >= job.follow_teacher:
-                        action = student.pick(obs, legal)
+        for seat, legal in _decisions(engine, state):
+            view = engine.view(state, seat)
+            action = bots[seat].step(view, legal)
+            if seat in learners:
+                obs = engine.observation(view)
+                samples.add(obs, legal, {action: 1.0})
+                if student is not None and rng.random() >= job.follow_teacher:
+                    action = student.pick(obs, legal)
             engine.apply(state, seat, action)
-            steps += 1
     return ChunkResult(samples, ValueSamples(), job.games, len(samples), 0, time.perf_counter() - started)
 
 
@@ -429,19 +433,9 @@ def iteration_chunk(job: ChunkJob) -> ChunkResult:
     samples = Samples()
     lookaheads = 0
     for _ in range(job.games):
-        n = job.table_sizes[rng.randrange(len(job.table_sizes))]
-        learner = rng.randrange(n)
-        bot_rng = random.Random(rng.getrandbits(63))
-        bots: list[Any] = [heuristic_bot(job.game_id, bot_rng) for _ in range(n)]
-        student = NumpyPolicy(engine, job.policy_weights, bot_rng, job.student_temperature)
-        state = engine.new_game(n, None, rng.getrandbits(63))
-        steps = 0
-        while not state.core.game_over and steps < MAX_ACTIONS:
-            seat = state.core.seat_to_move
-            legal = engine.legal_actions(state)
-            if len(legal) == 1:
-                action = legal[0]
-            elif seat == learner:
+        n, learner, bots, student, state = _learner_table(engine, job, rng)
+        for seat, legal in _decisions(engine, state):
+            if seat == learner:
                 obs = engine.observation(engine.view(state, seat))
                 result = search.search(state, seat, student.ranked(obs, legal))
                 lookaheads += result.lookaheads
@@ -450,7 +444,6 @@ def iteration_chunk(job: ChunkJob) -> ChunkResult:
             else:
                 action = bots[seat].step(engine.view(state, seat), legal)
             engine.apply(state, seat, action)
-            steps += 1
     return ChunkResult(samples, ValueSamples(), job.games, len(samples), lookaheads, time.perf_counter() - started)
 
 

@@ -70,7 +70,7 @@ MAX_MODEL_BYTES = 5 * 1024 * 1024
 # Settings every game trains with unless its expert module's TRAINING_DEFAULTS (so that `make train
 # GAME=<id>` reproduces its shipped model) or the command line says otherwise.
 COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6, "minutes": 60.0, "rounds": 3,
-                   "reinforce_games": 0}
+                   "reinforce_games": 0, "reinforce_baseline": "batch"}
 MIN_VALUE_VARIANCE = 1e-3  # below this the games' outcomes hardly differ: nothing for the teacher
 
 
@@ -214,6 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--reinforce-games", type=int,
                         help="reinforcement games after the teacher rounds (default 0: none, or TRAINING_DEFAULTS)")
     parser.add_argument("--reinforce-lr", type=float, default=Settings.lr)
+    parser.add_argument("--reinforce-baseline", choices=("batch", "critic"),
+                        help="what a reinforcement sample's return is measured against: the batch's mean at its"
+                             " table size, or a learnt critic (default batch, or TRAINING_DEFAULTS)")
     parser.add_argument("--reinforce-check-games", type=int, default=Settings.check_games,
                         help="games against the heuristic that check the reinforced network every"
                              f" {Settings.check_every} batches of {Settings.batch}")
@@ -352,7 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # 3. reinforcement
     reinforcement: dict[str, object] | None = None
     if args.reinforce_games > 0:
-        settings = Settings(games=args.reinforce_games, lr=args.reinforce_lr, check_games=args.reinforce_check_games)
+        settings = Settings(games=args.reinforce_games, lr=args.reinforce_lr, check_games=args.reinforce_check_games,
+                            baseline=args.reinforce_baseline)
         check_seed = master.getrandbits(40)
         outcome = reinforce(
             model, args.game, sizes, settings, master.getrandbits(63), args.workers,
@@ -366,12 +370,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         reinforcement = {
             "method": "PPO against heuristic opponents from the selected student (workers/training/reinforce.py):"
                       " one learner seat sampling at a temperature, reward its win share",
+            "baseline": settings.baseline,
             "games": outcome.games, "decisions": outcome.decisions, "batch_games": settings.batch,
             "temperature": settings.temperature, "lr": settings.lr, "epochs": settings.epochs, "clip": settings.clip,
             "check_games": settings.check_games,
             "checks": {str(games): round(score, 3) for games, score in outcome.checks},
             "chosen_games": best_games,
         }
+        if settings.baseline == "critic":
+            reinforcement["critic"] = {
+                "hidden": settings.critic_hidden, "lr": settings.critic_lr, "epochs": settings.critic_epochs,
+                "warmup_batches": settings.critic_warmup,
+                "explained_variance": [round(share, 3) for share in outcome.explained],
+            }
         log(f"reinforcement: the check picks the network after {best_games} games ({best_check:.3f}x)")
     log(f"shipping the student of {chosen}")
 

@@ -54,7 +54,8 @@ from sizzle.games.grill_party.v1 import grill_party_pb2 as pb
 # and more epochs imitate them better (imitation alone, 512 wide, 10 epochs, judged over 1,000 games
 # against heuristics, made 1.46x chance from 3,000 games and 1.55x from 12,000; agreement with the
 # expert's exchanges 65% -> 72%; a third layer did not help).
-TRAINING_DEFAULTS = {"heuristic_games": 15000, "hidden": 512, "imitation_epochs": 10}
+TRAINING_DEFAULTS = {"heuristic_games": 15000, "hidden": 512, "imitation_epochs": 10, "reinforce_games": 64_000,
+                     "reinforce_baseline": "critic"}
 
 KINDS = LAYOUT.kinds
 PLAY_BASE = LAYOUT.play_base

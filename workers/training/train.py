@@ -36,6 +36,7 @@ import copy
 import datetime
 import json
 import math
+import os
 import random
 import shutil
 import sys
@@ -72,6 +73,19 @@ MAX_MODEL_BYTES = 5 * 1024 * 1024
 COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6, "minutes": 60.0, "rounds": 3,
                    "reinforce_games": 0, "reinforce_baseline": "batch"}
 MIN_VALUE_VARIANCE = 1e-3  # below this the games' outcomes hardly differ: nothing for the teacher
+
+
+def float_kernels() -> dict[str, str | None]:
+    """The float kernels this run used (workers/training/__init__.py pins them): a run reproduces
+    bit for bit where these are the same."""
+    from threadpoolctl import threadpool_info
+
+    openblas = [info.get("architecture") for info in threadpool_info() if info.get("internal_api") == "openblas"]
+    return {
+        "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "mkl_cbwr": os.environ.get("MKL_CBWR"),
+        "openblas_coretype": openblas[0] if openblas else None,
+    }
 
 
 def log(message: str) -> None:
@@ -460,6 +474,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "parity_max_abs_diff": parity,
             "parity_relative_diff": parity_relative,
             "torch": torch.__version__,
+            "float_kernels": float_kernels(),
             "workers": args.workers,
             "seconds": round(tournament_started - started, 1),
             "seconds_with_tournament": round(elapsed, 1),

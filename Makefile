@@ -45,7 +45,8 @@ web: $(WEB_BUILD) ## build the web client (Node 20 and npm) into clients/web/dis
 run: $(GEN) $(WEB_BUILD) ## start the whole platform on this machine with the embedded defaults (gRPC and web ports)
 	$(BIN)/sizzle serve
 
-test: $(GEN) $(WEB_BUILD) ## run the whole test suite (starts Redis and PostgreSQL when none answers)
+# The test suite takes the training extras too: its training tests run torch (the runtime never does).
+test: $(GEN) $(WEB_BUILD) $(VENV)/.train-installed ## run the whole test suite (starts Redis and PostgreSQL when none answers)
 	@scripts/ensure_redis.sh
 	@scripts/ensure_chromium.sh
 	@scripts/ensure_postgres.sh

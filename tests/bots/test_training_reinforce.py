@@ -1,14 +1,12 @@
-"""Reinforcement's critic baseline (workers/training/reinforce.py). Needs torch: it runs where the
-training extras are installed (`make .venv/.train-installed`), and is skipped elsewhere."""
+"""Reinforcement's critic baseline (workers/training/reinforce.py) and the pinned float kernels of
+training. They need torch: `make test` installs the training extras for them."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
+import torch
 
-torch = pytest.importorskip("torch")
-
-from workers.training.reinforce import Baseline, Critic, Settings  # noqa: E402
+from workers.training.reinforce import Baseline, Critic, Settings
 
 SIZES = (2, 4)
 
@@ -21,7 +19,7 @@ def batch(generator: torch.Generator, noise: float = 0.1) -> tuple[torch.Tensor,
     return x, table, returns.float()
 
 
-def baseline(warmup: int) -> Baseline:
+def baseline() -> Baseline:
     torch.manual_seed(0)
     critic = Critic(8, SIZES, 32)
     return Baseline(critic, torch.optim.Adam(critic.parameters(), lr=1e-3))
@@ -30,7 +28,7 @@ def baseline(warmup: int) -> Baseline:
 def test_the_critic_learns_the_return_of_a_position_and_its_advantages_are_what_is_left() -> None:
     settings = Settings(games=1, baseline="critic", critic_epochs=5, critic_warmup=3, minibatch=64)
     generator = torch.Generator().manual_seed(1)
-    learner = baseline(settings.critic_warmup)
+    learner = baseline()
     fallback = np.full(512, 7.0, np.float32)
     for index in range(30):
         x, table, returns = batch(generator)
@@ -52,10 +50,52 @@ def test_the_critic_learns_the_return_of_a_position_and_its_advantages_are_what_
 def test_an_untrained_critic_explains_nothing_and_a_constant_return_gives_no_advantage() -> None:
     settings = Settings(games=1, baseline="critic", critic_warmup=0)
     generator = torch.Generator().manual_seed(2)
-    learner = baseline(0)
+    learner = baseline()
     x, table, _ = batch(generator)
     learner.advantages(x, table, torch.zeros(512), np.zeros(512, np.float32), settings, generator)
     assert learner.explained() == 0.0  # equal returns: no variance to explain
     x, table, returns = batch(generator)
     learner.advantages(x, table, returns, np.zeros(512, np.float32), settings, generator)
     assert learner.explained() < 0.5
+
+
+def test_reinforcement_with_the_critic_runs_and_records_its_explained_variance() -> None:
+    """The whole stage on real games of the card game (a tiny network, two batches of 50): the critic
+    baseline is wired in, every check is recorded, and the run is the same when repeated."""
+    from services.rules.registry import get_engine
+    from workers.training.model import PolicyNet
+    from workers.training.reinforce import reinforce
+
+    engine = get_engine("a_la_carte_cards")
+    obs_size = int(np.prod(engine.spec.observation_shape))
+    settings = Settings(games=100, batch=50, check_every=1, check_games=10, chunk_games=25, baseline="critic",
+                        critic_warmup=1)
+    runs = []
+    for _ in range(2):
+        torch.manual_seed(3)
+        model = PolicyNet(obs_size, engine.spec.num_distinct_actions, 16)
+        outcome = reinforce(model, "a_la_carte_cards", (2, 3), settings, seed=5, workers=1,
+                            check=lambda net: float(sum(p.detach().abs().sum() for p in net.parameters())),
+                            log=lambda _: None)
+        assert outcome.games == 100 and outcome.decisions > 0
+        assert [games for games, _ in outcome.checks] == [0, 50, 100]
+        assert len(outcome.explained) == 2
+        runs.append((outcome.checks, outcome.decisions))
+    assert runs[0] == runs[1]
+    assert runs[0][0][1][1] != runs[0][0][0][1]  # the policy moved
+
+
+def test_training_pins_the_float_kernels_before_numpy_and_torch_load() -> None:
+    """Runs on other CPUs gave other networks (docs/bots.md, "The same model on another machine"):
+    every training tool runs the package first, which pins the kernels unless the caller chose."""
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import workers.training.train as t, json; print(json.dumps(t.float_kernels()))")
+    env = {k: v for k, v in os.environ.items() if k not in ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "OPENBLAS_CORETYPE")}
+    pinned = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert '"torch_cpu_capability": "AVX2"' in pinned.stdout and '"openblas_coretype": "Haswell"' in pinned.stdout
+    chosen = subprocess.run([sys.executable, "-c", probe], env=env | {"ATEN_CPU_CAPABILITY": "default"},
+                            capture_output=True, text=True, check=True)
+    assert '"torch_cpu_capability": "DEFAULT"' in chosen.stdout  # a variable already set wins

@@ -143,6 +143,9 @@ def test_the_page_reconnects_and_resumes_and_a_second_tab_stays_consistent(site:
         expect(page.get_by_test_id("turn")).to_have_text(version)
         second.locator("[data-testid=legal-actions] button").first.click()
         expect(second.get_by_test_id("turn")).not_to_have_text(version)
+        # Compare the tabs where the match rests: at the seat's own turn nothing moves until it acts
+        # (while the bot plays, either tab may skip a position the other showed)
+        expect(second.get_by_test_id("turn")).to_contain_text("Your turn", timeout=20_000)
         expect(page.get_by_test_id("turn")).to_have_text(second.get_by_test_id("turn").inner_text(), timeout=15_000)
     finally:
         context.close()

@@ -26,7 +26,8 @@ Data comes in fixed chunks seeded from --seed, so a run is reproducible for any 
 teacher rounds are budgeted in labels (--rounds of --labels each), not in time. --minutes is only a
 safety cap on the teacher rounds and reinforcement: a run that hits it stops issuing new chunks, and its card
 says so (`time_capped`: such a run depends on the machine's speed and does not reproduce). Torch
-runs on one thread.
+runs on one thread, and on float kernels pinned for every x86-64 machine (workers/training/__init__.py;
+the card's `float_kernels`), so a run gives the same model on another machine too.
 """
 
 from __future__ import annotations

@@ -92,3 +92,41 @@ def test_outside_services_a_game_is_used_only_through_its_public_surface() -> No
             if inside:
                 reached_past[str(path.relative_to(ROOT))] = inside
     assert not reached_past, reached_past
+
+
+TRAINING_ONLY = ("torch", "onnx", "threadpoolctl")  # the `train` extra (onnxruntime is the runtime's)
+
+
+def test_the_training_extra_is_imported_only_by_training() -> None:
+    """`make test` installs torch for the training tests, so a stray import would no longer fail
+    there: the source must say it. Only workers/training imports the `train` extra."""
+    stray = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "node_modules" in path.parts or path.is_relative_to(ROOT / "workers" / "training"):
+                continue
+            found = [m for m in modules_imported(path) if m.split(".")[0] in TRAINING_ONLY]
+            if found:
+                stray[str(path.relative_to(ROOT))] = found
+    assert not stray, stray
+
+
+def test_the_runtime_loads_neither_torch_nor_the_training_package() -> None:
+    """The serving process, the Celery worker and every game's bots, imported and built in a fresh
+    interpreter: no torch, and not workers.training (which pins the float kernels of its process)."""
+    import subprocess
+    import sys
+
+    probe = """
+import random, sys
+import apps.cli, workers.bots.tasks
+from workers.bots.heuristic import heuristic_bot
+from workers.bots.policy import Difficulty, make_bot
+from services.rules.registry import game_ids
+for game in game_ids():
+    heuristic_bot(game, random.Random(1))
+    make_bot(game, Difficulty.HARD, random.Random(1))
+print(sorted(m for m in sys.modules if m.split(".")[0] == "torch" or m.startswith("workers.training")))
+"""
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert loaded.stdout.strip() == "[]", loaded.stdout

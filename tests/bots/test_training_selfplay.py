@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from services.rules.registry import get_engine
 from workers.bots.heuristic import heuristic_bot
@@ -172,3 +173,74 @@ def test_advantages_centre_each_table_size_on_its_own_mean() -> None:
     assert adv[0] > 0 > adv[2] and adv[4] > adv[0]  # a four-player win is the bigger surprise
     assert abs(float(adv.std()) - 1.0) < 1e-5
     assert not advantages([(3, 0.5), (3, 0.5)]).any()  # nothing to learn from equal outcomes
+
+
+def test_the_placing_return_adds_the_seats_place_to_its_win_share() -> None:
+    from workers.training.arena import play_out, win_shares
+    from workers.training.selfplay import learner_return
+
+    engine = get_engine("a_la_carte")
+    rng = random.Random(5)
+    seen_places = set()
+    for _ in range(6):
+        state = engine.new_game(4, None, rng.getrandbits(63))
+        play_out(engine, state, [heuristic_bot("a_la_carte", rng) for _ in range(4)])
+        ranks = [r.rank for r in engine.outcome(state).results]
+        shares = win_shares(engine, state)
+        for seat in range(4):
+            assert learner_return(engine, state, seat, 0.0) == shares[seat]  # off: the win share alone
+            place = learner_return(engine, state, seat, 1.0) - shares[seat]
+            assert abs(place * 4 - (4 - ranks[seat]) / 3) < 1e-12  # times the table size: 1 first ... 0 last
+            seen_places.add(round(place * 12))
+        # a better rank never returns less
+        order = sorted(range(4), key=lambda s: ranks[s])
+        values = [learner_return(engine, state, s, 1.0) for s in order]
+        assert values == sorted(values, reverse=True)
+    assert len(seen_places) >= 3  # the games had winners, middle places and last places
+    job = ChunkJob("a_la_carte", "reinforcement", seed=9, games=4, table_sizes=(4,), student_temperature=0.5,
+                   policy_weights=tiny_weights(int(np.prod(engine.spec.observation_shape)),
+                                               engine.spec.num_distinct_actions, seed=4), placing=1.0)
+    plain = play_chunk(ChunkJob(**{**job.__dict__, "placing": 0.0}))
+    placed = play_chunk(job)
+    assert placed.log_probs == plain.log_probs  # the same games: only the return differs
+    assert any(p > s for (_, p), (_, s) in zip(placed.outcomes, plain.outcomes, strict=True))
+    assert all(p >= s for (_, p), (_, s) in zip(placed.outcomes, plain.outcomes, strict=True))
+
+
+def test_a_consumer_that_stops_early_leaves_no_pool_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A teacher round stops reading once it has its labels, with jobs of megabytes (the policy's
+    weights) still in flight; terminating the pool under them hung a training run for good (its task
+    thread blocked writing a job into the pipe of the workers it had killed). The pool now finishes
+    the jobs in flight and closes, every time, and is never terminated."""
+    import multiprocessing
+    import multiprocessing.pool
+    import threading
+
+    terminated: list[object] = []
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", lambda pool: terminated.append(pool))
+
+    from workers.training.selfplay import run_chunks
+
+    spec = get_engine(GAME).spec
+    obs_size = int(np.prod(spec.observation_shape))
+    rng = np.random.default_rng(3)
+    wide = 2048  # some 3 MB of weights a job, far beyond a pipe's buffer
+    weights = [(rng.normal(0, 0.01, (obs_size, wide)).astype(np.float32), np.zeros(wide, np.float32)),
+               (rng.normal(0, 0.01, (wide, spec.num_distinct_actions)).astype(np.float32),
+                np.zeros(spec.num_distinct_actions, np.float32))]
+    jobs = (ChunkJob(GAME, "evaluation", seed=k, games=1, table_sizes=(2,), policy_weights=weights)
+            for k in range(1000))
+    done: list[int] = []
+
+    def consume() -> None:
+        for rounds in range(8):
+            for _ in run_chunks(jobs, 2):
+                break  # the first result is enough
+            done.append(rounds)
+
+    thread = threading.Thread(target=consume, daemon=True)
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive() and len(done) == 8, "run_chunks hung after its consumer stopped"
+    assert multiprocessing.active_children() == []  # every pool's workers joined
+    assert terminated == []

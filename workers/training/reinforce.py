@@ -10,15 +10,17 @@ network (at a temperature) against heuristic bots, the others as in the tourname
   any number of workers). Every decision of the learner with a choice is a sample.
 - The return of a sample is its game's win share times the table size (so it counts in units of
   chance's share at that table): Monte Carlo returns, every decision of a game shares its game's
-  result (the games are short, tens of decisions). The advantage is the return less a baseline,
-  normalised over the batch. The baseline (`baseline`) is either the batch's mean at that table
-  size ("batch"), or a learnt value of the decision ("critic": a separate network from the
-  observation and the table size to the expected return, as PPO's value function; it is fitted on
-  every batch after that batch's advantages are taken, and replaces the batch mean once it has seen
-  `critic_warmup` batches). The critic can tell a good position from a lucky deal, which the batch
-  mean cannot: over fresh deals the kitchen game's network made 1.32x chance against 1.25x with
-  the batch mean after the same 96,000 games, Grill Party's some 0.02x more (docs/bots.md,
-  "Reinforcement").
+  result (the games are short, tens of decisions). With `placing` the return also counts the
+  learner's place, `placing` times 1 for first ... 0 for last (selfplay.learner_return): a game
+  lost in second place then teaches more than one lost in last, a denser signal than the win alone.
+  The advantage is the return less a baseline, normalised over the batch. The baseline
+  (`baseline`) is either the batch's mean at that table size ("batch"), or a learnt value of the
+  decision ("critic": a separate network from the observation and the table size to the expected
+  return, as PPO's value function; it is fitted on every batch after that batch's advantages are
+  taken, and replaces the batch mean once it has seen `critic_warmup` batches). The critic can
+  tell a good position from a lucky deal, which the batch mean cannot: over fresh deals the
+  kitchen game's network made 1.32x chance against 1.25x with the batch mean after the same 96,000
+  games, Grill Party's some 0.02x more (docs/bots.md, "Reinforcement").
 - The step: `epochs` passes over the batch in minibatches, maximising the clipped ratio of the new
   to the sampling probability times the advantage; Adam at a small learning rate.
 - Every `check_every` batches the network plays `check_games` fixed deals against heuristics at its
@@ -61,6 +63,7 @@ class Settings:
     critic_lr: float = 1e-3
     critic_epochs: int = 2  # passes over each batch fitting the critic
     critic_warmup: int = 3  # batches the critic learns from before it is the baseline
+    placing: float = 0.0  # the weight of the learner's placing in the return (selfplay.learner_return)
 
 
 @dataclass
@@ -205,7 +208,8 @@ def reinforce(model: PolicyNet, game: str, sizes: tuple[int, ...], settings: Set
             break
         weights = numpy_weights(model)
         jobs = [ChunkJob(game, "reinforcement", master.getrandbits(63), settings.chunk_games, sizes,
-                         student_temperature=settings.temperature, policy_weights=weights)
+                         student_temperature=settings.temperature, policy_weights=weights,
+                         placing=settings.placing)
                 for _ in range(per_batch)]
         results = list(run_chunks(jobs, workers))
         outcome.games += sum(r.games for r in results)

@@ -174,6 +174,9 @@ class ChunkJob:
     teacher: str = "search"
     margin: float = 0.05  # expert iteration: how much better a candidate must do to overrule the network
     expert_share: float = 0.5  # imitation games with the expert teacher: the chance a seat is an expert
+    # reinforcement: the weight of the learner's placing (1 first ... 0 last) beside its win share in
+    # the return (reinforce.Settings.placing)
+    placing: float = 0.0
 
 
 @dataclass
@@ -292,9 +295,22 @@ def reinforcement_chunk(job: ChunkJob) -> ChunkResult:
             else:
                 action = bots[seat].step(engine.view(state, seat), legal)
             engine.apply(state, seat, action)
-        outcomes += [(n, win_shares(engine, state)[learner])] * (len(samples) - first)
+        outcomes += [(n, learner_return(engine, state, learner, job.placing))] * (len(samples) - first)
     return ChunkResult(samples, ValueSamples(), job.games, len(samples), 0, time.perf_counter() - started,
                        log_probs=log_probs, outcomes=outcomes)
+
+
+def learner_return(engine: Any, state: Any, seat: int, placing: float) -> float:
+    """The seat's win share, plus `placing` times its placing (1 for first ... 0 for last, from the
+    outcome's ranks) over the table size: times the table size, as the advantages count it, the
+    return is the share in units of chance plus `placing` times the placing."""
+    share = win_shares(engine, state)[seat]
+    outcome = engine.outcome(state)
+    n = state.core.num_players
+    if not placing or outcome is None or n < 2:
+        return share
+    rank = outcome.results[seat].rank
+    return share + placing * (n - rank) / (n - 1) / n
 
 
 def advantages(outcomes: list[tuple[int, float]]) -> np.ndarray:
@@ -459,7 +475,9 @@ def run_chunks(jobs: Iterable[ChunkJob], workers: int, deadline: float | None = 
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
-    with context.Pool(workers) as pool:
+    pool = context.Pool(workers)
+    pending: list[Any] = []
+    try:
         it = iter(jobs)
         pending = [pool.apply_async(play_chunk, (job,)) for _, job in zip(range(workers * 2), it, strict=False)]
         while pending:
@@ -470,3 +488,12 @@ def run_chunks(jobs: Iterable[ChunkJob], workers: int, deadline: float | None = 
             nxt = next(it, None)
             if nxt is not None:
                 pending.append(pool.apply_async(play_chunk, (nxt,)))
+    finally:
+        # A consumer that stops early (a teacher round with its labels) leaves jobs in flight. The
+        # pool is not terminated under them: Pool.terminate can hang for good when its task thread
+        # is still writing a job (megabytes of weights) into the pipe of workers it has just killed.
+        # The few jobs in flight finish instead, and the pool closes.
+        for job in pending:
+            job.wait()
+        pool.close()
+        pool.join()

@@ -72,7 +72,7 @@ MAX_MODEL_BYTES = 5 * 1024 * 1024
 # Settings every game trains with unless its expert module's TRAINING_DEFAULTS (so that `make train
 # GAME=<id>` reproduces its shipped model) or the command line says otherwise.
 COMMON_DEFAULTS = {"heuristic_games": 3000, "hidden": 256, "imitation_epochs": 6, "minutes": 60.0, "rounds": 3,
-                   "reinforce_games": 0, "reinforce_baseline": "batch"}
+                   "reinforce_games": 0, "reinforce_baseline": "batch", "reinforce_placing": 0.0}
 MIN_VALUE_VARIANCE = 1e-3  # below this the games' outcomes hardly differ: nothing for the teacher
 
 
@@ -232,6 +232,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--reinforce-baseline", choices=("batch", "critic"),
                         help="what a reinforcement sample's return is measured against: the batch's mean at its"
                              " table size, or a learnt critic (default batch, or TRAINING_DEFAULTS)")
+    parser.add_argument("--reinforce-placing", type=float,
+                        help="weight of the learner's placing (1 first ... 0 last) in its return beside the win"
+                             " share in units of chance (default 0: the win share alone, or TRAINING_DEFAULTS)")
     parser.add_argument("--reinforce-check-games", type=int, default=Settings.check_games,
                         help="games against the heuristic that check the reinforced network every"
                              f" {Settings.check_every} batches of {Settings.batch}")
@@ -371,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reinforcement: dict[str, object] | None = None
     if args.reinforce_games > 0:
         settings = Settings(games=args.reinforce_games, lr=args.reinforce_lr, check_games=args.reinforce_check_games,
-                            baseline=args.reinforce_baseline)
+                            baseline=args.reinforce_baseline, placing=args.reinforce_placing)
         check_seed = master.getrandbits(40)
         outcome = reinforce(
             model, args.game, sizes, settings, master.getrandbits(63), args.workers,
@@ -384,11 +387,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             model, chosen = outcome.model, f"{chosen}, reinforced over {best_games} games"
         reinforcement = {
             "method": "PPO against heuristic opponents from the selected student (workers/training/reinforce.py):"
-                      " one learner seat sampling at a temperature, reward its win share",
+                      " one learner seat sampling at a temperature, reward its win share (and its placing, weighted"
+                      " by `placing`)",
             "baseline": settings.baseline,
             "games": outcome.games, "decisions": outcome.decisions, "batch_games": settings.batch,
             "temperature": settings.temperature, "lr": settings.lr, "epochs": settings.epochs, "clip": settings.clip,
-            "check_games": settings.check_games,
+            "check_games": settings.check_games, "placing": settings.placing,
             "checks": {str(games): round(score, 3) for games, score in outcome.checks},
             "chosen_games": best_games,
         }

@@ -99,3 +99,52 @@ def test_training_pins_the_float_kernels_before_numpy_and_torch_load() -> None:
     chosen = subprocess.run([sys.executable, "-c", probe], env=env | {"ATEN_CPU_CAPABILITY": "default"},
                             capture_output=True, text=True, check=True)
     assert '"torch_cpu_capability": "DEFAULT"' in chosen.stdout  # a variable already set wins
+
+
+def test_an_exported_network_reads_back_exactly(tmp_path) -> None:
+    from workers.training.model import PolicyNet, export_onnx, load_onnx
+
+    torch.manual_seed(4)
+    model = PolicyNet(12, 5, 16, 3)
+    export_onnx(model, (12,), tmp_path / "m.onnx")
+    back = load_onnx(tmp_path / "m.onnx")
+    assert (back.obs_size, back.num_actions, back.hidden, back.layers) == (12, 5, 16, 3)
+    for (name, a), (_, b) in zip(model.state_dict().items(), back.state_dict().items(), strict=True):
+        assert torch.equal(a, b), name
+
+
+def test_training_goes_on_from_an_exported_model_and_its_card_names_it(tmp_path) -> None:
+    """`train --start-from`: no imitation or teacher rounds; reinforcement starts from the model's own
+    network and the card records which model (by digest) it went on from. A model of another game's
+    shape is refused."""
+    import json
+    import subprocess
+    import sys
+
+    from services.rules.registry import get_engine
+    from workers.bots.policy import card_path, file_sha256, model_path
+    from workers.training.model import PolicyNet, export_onnx
+
+    def train(*args: str) -> subprocess.CompletedProcess[str]:  # its own process: train pins threads and seeds
+        return subprocess.run([sys.executable, "-m", "workers.training.train", *args], capture_output=True, text=True,
+                              timeout=600)
+
+    spec = get_engine("a_la_carte_cards").spec
+    start = tmp_path / "start.onnx"
+    torch.manual_seed(2)
+    shape = tuple(spec.observation_shape)
+    export_onnx(PolicyNet(int(np.prod(shape)), spec.num_distinct_actions, 24), shape, start)
+    out = tmp_path / "out"
+    run = train("--game", "a_la_carte_cards", "--start-from", str(start), "--reinforce-games", "50",
+                "--reinforce-check-games", "10", "--eval-games", "4", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "going on from" in run.stdout and "imitation" not in run.stdout
+    card = json.loads(card_path("a_la_carte_cards", out).read_text())
+    training = card["training"]
+    assert training["start_from"] == {"onnx": str(start), "onnx_sha256": file_sha256(start)}
+    assert "imitation_games" not in training and "teacher" not in training
+    assert training["reinforcement"]["games"] == 50 and training["reinforcement"]["decisions"] > 0
+    assert card["architecture"].startswith(f"MLP {int(np.prod(spec.observation_shape))} -> 24 -> 24 ->")
+    assert model_path("a_la_carte_cards", out).is_file()
+    other = train("--game", "hibachi", "--start-from", str(start), "--reinforce-games", "50", "--out", str(tmp_path))
+    assert other.returncode == 2 and "hibachi needs" in other.stderr

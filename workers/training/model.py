@@ -125,3 +125,19 @@ def fit_value(model: PolicyNet, train: tuple[np.ndarray, np.ndarray], holdout: t
 def numpy_weights(model: PolicyNet) -> list[tuple[np.ndarray, np.ndarray]]:
     layers = [m for m in model.net if isinstance(m, nn.Linear)]
     return [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in layers]
+
+
+def load_onnx(path: Path) -> PolicyNet:
+    """The network an `export_onnx` wrote, read back by its initializers' names (those of the state
+    dict): where a run goes on from a shipped model."""
+    import onnx
+    from onnx import numpy_helper
+
+    state = {init.name: torch.from_numpy(numpy_helper.to_array(init).copy())
+             for init in onnx.load(str(path)).graph.initializer}
+    weights = sorted((name for name in state if name.endswith(".weight")), key=lambda name: int(name.split(".")[1]))
+    first, last = state[weights[0]], state[weights[-1]]
+    model = PolicyNet(first.shape[1], last.shape[0], first.shape[0], len(weights) - 1)
+    model.load_state_dict(state)
+    model.eval()
+    return model

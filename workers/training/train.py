@@ -18,6 +18,8 @@ then each round's labels come from rollout search over the previous round's netw
 3. Reinforcement (--reinforce-games, off unless TRAINING_DEFAULTS or the command line ask): the
    selected student plays on against heuristics and learns from its own results by PPO
    (workers/training/reinforce.py); its best check ships when it beats the student it started from.
+   With --start-from M.onnx stages 1 and 2 are skipped: reinforcement goes on from an exported
+   model's network (its card says how that one was made; the new card names it by digest).
 4. Export to ONNX (dynamic batch axis), check onnxruntime against torch on random inputs.
 5. The tournament (workers/training/tournament.py) measures the hard bot against heuristic and
    random opponents; the model and its card go to workers/models/ (or --out).
@@ -45,6 +47,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -61,6 +64,7 @@ from workers.training.model import (
     check_parity,
     export_onnx,
     fit_value,
+    load_onnx,
     masked_cross_entropy,
     numpy_weights,
 )
@@ -191,73 +195,13 @@ def value_arrays(results: Sequence[ChunkResult]) -> tuple[np.ndarray, np.ndarray
     return np.stack(values.obs).astype(np.float32), np.asarray(values.value, dtype=np.float32)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--minutes", type=float,
-                        help="safety cap: no teacher chunk starts after this many minutes (default 60, or"
-                             " TRAINING_DEFAULTS); a run it cuts short does not reproduce")
-    parser.add_argument("--workers", type=int, default=1, help="data generation processes (default 1)")
-    parser.add_argument("--teacher", choices=("expert", "search", "iteration"),
-                        help="expert bot, value-scored search, or expert iteration (imitation of the expert,"
-                             " then rollout search over the current network labels each round; default:"
-                             " expert when the game has one, or TRAINING_DEFAULTS)")
-    parser.add_argument("--heuristic-games", type=int,
-                        help="imitation games (and value games; default 3000, or TRAINING_DEFAULTS)")
-    parser.add_argument("--labels", type=int,
-                        help="teacher labels per round (default 4000; 20000 with the expert; 6000 in expert iteration)")
-    parser.add_argument("--rounds", type=int, help="teacher rounds (default 3, or TRAINING_DEFAULTS)")
-    parser.add_argument("--redraws", type=int, help="redrawn hidden states per teacher decision (default 4; 8 in"
-                        " expert iteration)")
-    parser.add_argument("--max-candidates", type=int, help="candidates the search compares (default 8; the"
-                        " network's 3 favourites in expert iteration)")
-    parser.add_argument("--margin", type=float, default=0.05,
-                        help="expert iteration: how much better (mean final value) a candidate must do to"
-                             " overrule the network's favourite")
-    parser.add_argument("--hidden", type=int, help="hidden layer width (default 256, or TRAINING_DEFAULTS)")
-    parser.add_argument("--layers", type=int, default=2)
-    parser.add_argument("--imitation-epochs", type=int, help="default 6, or TRAINING_DEFAULTS")
-    parser.add_argument("--epochs", type=int, default=10, help="fine-tuning epochs per teacher round")
-    parser.add_argument("--finetune-lr", type=float, default=3e-4)
-    parser.add_argument("--imitation-keep", type=int, default=60000,
-                        help="imitation decisions kept beside the teacher labels")
-    parser.add_argument("--imitation-weight", type=float, default=0.5)
-    parser.add_argument("--players", type=int, action="append", help="table sizes to train on (default: all)")
-    parser.add_argument("--select-games", type=int, default=300,
-                        help="games against the heuristic that pick the best student of the rounds")
-    parser.add_argument("--reinforce-games", type=int,
-                        help="reinforcement games after the teacher rounds (default 0: none, or TRAINING_DEFAULTS)")
-    parser.add_argument("--reinforce-lr", type=float, default=Settings.lr)
-    parser.add_argument("--reinforce-baseline", choices=("batch", "critic"),
-                        help="what a reinforcement sample's return is measured against: the batch's mean at its"
-                             " table size, or a learnt critic (default batch, or TRAINING_DEFAULTS)")
-    parser.add_argument("--reinforce-placing", type=float,
-                        help="weight of the learner's placing (1 first ... 0 last) in its return beside the win"
-                             " share in units of chance (default 0: the win share alone, or TRAINING_DEFAULTS)")
-    parser.add_argument("--reinforce-check-games", type=int, default=Settings.check_games,
-                        help="games against the heuristic that check the reinforced network every"
-                             f" {Settings.check_every} batches of {Settings.batch}")
-    parser.add_argument("--eval-games", type=int, default=1000, help="tournament games per opponent kind")
-    parser.add_argument("--out", type=Path, default=MODELS_DIR)
-    args = parser.parse_args(argv)
-
-    for name, value in (COMMON_DEFAULTS | training_defaults(args.game)).items():
-        if getattr(args, name) is None:
-            setattr(args, name, value)
-    # One thread per process: the data workers are the parallelism. OpenBLAS would otherwise start
-    # a spinning thread per core in every forked worker (numpy's forward in the rollouts), and two
-    # workers on two cores ran the expert-iteration rollouts several times slower.
-    torch.set_num_threads(1)
-    threadpool_limits(1)
-    torch.manual_seed(args.seed)
-    started = time.monotonic()
-    engine = get_engine(args.game)
+def teach(args: argparse.Namespace, parser: argparse.ArgumentParser, engine: Any, sizes: tuple[int, ...],
+          master: random.Random, started: float, deadline: float) -> tuple[PolicyNet, str, bool, dict[str, object]]:
+    """Stages 1 and 2: the student the teacher rounds select, the stage it comes from, whether the time
+    cap cut the rounds short, and what the card says of them."""
     spec = engine.spec
     obs_shape = tuple(spec.observation_shape)
     obs_size = int(np.prod(obs_shape))
-    sizes = tuple(args.players or default_table_sizes(args.game))
-    master = random.Random(args.seed)
     teacher_kind = args.teacher or ("expert" if expert_class(args.game) is not None else "search")
     iteration = teacher_kind == "iteration"
     expert = teacher_kind in ("expert", "iteration")  # expert iteration starts from the expert's imitation
@@ -310,7 +254,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     log(f"imitation student: {best_score:.2f}x chance against the heuristic ({args.select_games} games)")
 
     # 2. teacher rounds
-    deadline = started + args.minutes * 60
     prior = subsample(imitation_train, args.imitation_keep, args.seed)
     teacher = Samples()
     teacher_games = 0
@@ -369,6 +312,137 @@ def main(argv: Sequence[str] | None = None) -> int:
     model = best_model
     chosen = next(stage for stage, score in selection if score == best_score)
     log(f"the teacher rounds select the {chosen} student ({best_score:.2f}x chance in selection)")
+    record: dict[str, object] = {
+        "imitation_games": {"games": len(results) * 50, "imitation_decisions": len(imitation),
+                            "value_positions": value_positions,
+                            "seats": "expert at some seats, heuristic at the others" if expert
+                            else "heuristic at every seat"},
+        "value_network": None if value_fit is None else {
+            "holdout_mse": round(value_fit["holdout_mse"], 5),
+            "holdout_variance": round(value_fit["holdout_variance"], 5),
+            "holdout_r2": round(value_fit["r2"], 4), "epochs": value_fit["epochs"]},
+        "teacher": {
+            "kind": teacher_kind,
+            "method": (f"expert iteration: imitation of the expert bot (workers/training/experts/{args.game}.py),"
+                       " then rounds whose labels come from rollout search over the previous round's network"
+                       " (its favourite candidates played out with common random numbers, workers/training/"
+                       "teacher.py RolloutImprovement) in the network's own games") if iteration else
+                      (f"the expert bot (workers/training/experts/{args.game}.py): imitation of its games"
+                       " against heuristics, then DAgger rounds labelling the student's own games"
+                       " with the expert's picks") if expert else
+                      ("determinized one-turn lookahead with heuristic replies, scored by the value network;"
+                       " DAgger rounds from the student's own games"),
+            "rounds": rounds_done,
+            "time_capped": time_capped,
+            "games": teacher_games,
+            "decisions": len(teacher),
+            "labels_per_round": labels_per_round,
+            **({} if expert and not iteration else {
+                "lookaheads": lookaheads, "redraws_per_decision": redraws, "max_candidates": max_candidates,
+                **({"margin": args.margin} if iteration else {})}),
+        },
+        "selection": {"games_against_heuristic": args.select_games, "chosen": chosen,
+                      "ratio_to_chance": {stage: round(score, 3) for stage, score in selection}},
+        "imitation_epochs": args.imitation_epochs,
+        "finetune_epochs_per_round": args.epochs,
+        "finetune_lr": args.finetune_lr,
+        "imitation_weight": args.imitation_weight,
+        "imitation_kept": len(prior),
+    }
+    return model, chosen, time_capped, record
+
+
+def resume(args: argparse.Namespace, parser: argparse.ArgumentParser, spec: Any) -> tuple[PolicyNet, str, bool,
+                                                                                     dict[str, object]]:
+    """Instead of stages 1 and 2 (--start-from): the network of an exported model, whose own card says
+    how it was made; reinforcement goes on from it."""
+    path = args.start_from
+    model = load_onnx(path)
+    wanted = (int(np.prod(tuple(spec.observation_shape))), spec.num_distinct_actions)
+    if (model.obs_size, model.num_actions) != wanted:
+        parser.error(f"{path} maps {model.obs_size} inputs to {model.num_actions} ids; {args.game} needs {wanted}")
+    args.hidden, args.layers = model.hidden, model.layers
+    digest = file_sha256(path)
+    log(f"{args.game}: going on from {path} (sha256 {digest[:12]}), MLP {model.obs_size} -> "
+        + " -> ".join([str(model.hidden)] * model.layers) + f" -> {model.num_actions}")
+    return model, f"the model of {path.name}", False, {"start_from": {"onnx": str(path), "onnx_sha256": digest}}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--minutes", type=float,
+                        help="safety cap: no teacher chunk starts after this many minutes (default 60, or"
+                             " TRAINING_DEFAULTS); a run it cuts short does not reproduce")
+    parser.add_argument("--workers", type=int, default=1, help="data generation processes (default 1)")
+    parser.add_argument("--teacher", choices=("expert", "search", "iteration"),
+                        help="expert bot, value-scored search, or expert iteration (imitation of the expert,"
+                             " then rollout search over the current network labels each round; default:"
+                             " expert when the game has one, or TRAINING_DEFAULTS)")
+    parser.add_argument("--heuristic-games", type=int,
+                        help="imitation games (and value games; default 3000, or TRAINING_DEFAULTS)")
+    parser.add_argument("--labels", type=int,
+                        help="teacher labels per round (default 4000; 20000 with the expert; 6000 in expert iteration)")
+    parser.add_argument("--rounds", type=int, help="teacher rounds (default 3, or TRAINING_DEFAULTS)")
+    parser.add_argument("--redraws", type=int, help="redrawn hidden states per teacher decision (default 4; 8 in"
+                        " expert iteration)")
+    parser.add_argument("--max-candidates", type=int, help="candidates the search compares (default 8; the"
+                        " network's 3 favourites in expert iteration)")
+    parser.add_argument("--margin", type=float, default=0.05,
+                        help="expert iteration: how much better (mean final value) a candidate must do to"
+                             " overrule the network's favourite")
+    parser.add_argument("--hidden", type=int, help="hidden layer width (default 256, or TRAINING_DEFAULTS)")
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--imitation-epochs", type=int, help="default 6, or TRAINING_DEFAULTS")
+    parser.add_argument("--epochs", type=int, default=10, help="fine-tuning epochs per teacher round")
+    parser.add_argument("--finetune-lr", type=float, default=3e-4)
+    parser.add_argument("--imitation-keep", type=int, default=60000,
+                        help="imitation decisions kept beside the teacher labels")
+    parser.add_argument("--imitation-weight", type=float, default=0.5)
+    parser.add_argument("--players", type=int, action="append", help="table sizes to train on (default: all)")
+    parser.add_argument("--select-games", type=int, default=300,
+                        help="games against the heuristic that pick the best student of the rounds")
+    parser.add_argument("--reinforce-games", type=int,
+                        help="reinforcement games after the teacher rounds (default 0: none, or TRAINING_DEFAULTS)")
+    parser.add_argument("--reinforce-lr", type=float, default=Settings.lr)
+    parser.add_argument("--reinforce-baseline", choices=("batch", "critic"),
+                        help="what a reinforcement sample's return is measured against: the batch's mean at its"
+                             " table size, or a learnt critic (default batch, or TRAINING_DEFAULTS)")
+    parser.add_argument("--reinforce-placing", type=float,
+                        help="weight of the learner's placing (1 first ... 0 last) in its return beside the win"
+                             " share in units of chance (default 0: the win share alone, or TRAINING_DEFAULTS)")
+    parser.add_argument("--reinforce-check-games", type=int, default=Settings.check_games,
+                        help="games against the heuristic that check the reinforced network every"
+                             f" {Settings.check_every} batches of {Settings.batch}")
+    parser.add_argument("--eval-games", type=int, default=1000, help="tournament games per opponent kind")
+    parser.add_argument("--start-from", type=Path,
+                        help="an exported model (ONNX) to go on from: no imitation or teacher rounds, reinforcement"
+                             " (--reinforce-games) starts from its network")
+    parser.add_argument("--out", type=Path, default=MODELS_DIR)
+    args = parser.parse_args(argv)
+
+    for name, value in (COMMON_DEFAULTS | training_defaults(args.game)).items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    # One thread per process: the data workers are the parallelism. OpenBLAS would otherwise start
+    # a spinning thread per core in every forked worker (numpy's forward in the rollouts), and two
+    # workers on two cores ran the expert-iteration rollouts several times slower.
+    torch.set_num_threads(1)
+    threadpool_limits(1)
+    torch.manual_seed(args.seed)
+    started = time.monotonic()
+    engine = get_engine(args.game)
+    spec = engine.spec
+    obs_shape = tuple(spec.observation_shape)
+    obs_size = int(np.prod(obs_shape))
+    sizes = tuple(args.players or default_table_sizes(args.game))
+    master = random.Random(args.seed)
+    deadline = started + args.minutes * 60
+    if args.start_from is None:
+        model, chosen, time_capped, taught = teach(args, parser, engine, sizes, master, started, deadline)
+    else:
+        model, chosen, time_capped, taught = resume(args, parser, spec)
 
     # 3. reinforcement
     reinforcement: dict[str, object] | None = None
@@ -440,42 +514,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "command": "python -m workers.training.train " + " ".join(sys.argv[1:] if argv is None else argv),
             "seed": args.seed,
             "table_sizes": list(sizes),
-            "imitation_games": {"games": len(results) * 50, "imitation_decisions": len(imitation),
-                                "value_positions": value_positions,
-                                "seats": "expert at some seats, heuristic at the others" if expert
-                                else "heuristic at every seat"},
-            "value_network": None if value_fit is None else {
-                "holdout_mse": round(value_fit["holdout_mse"], 5),
-                "holdout_variance": round(value_fit["holdout_variance"], 5),
-                "holdout_r2": round(value_fit["r2"], 4), "epochs": value_fit["epochs"]},
-            "teacher": {
-                "kind": teacher_kind,
-                "method": (f"expert iteration: imitation of the expert bot (workers/training/experts/{args.game}.py),"
-                           " then rounds whose labels come from rollout search over the previous round's network"
-                           " (its favourite candidates played out with common random numbers, workers/training/"
-                           "teacher.py RolloutImprovement) in the network's own games") if iteration else
-                          (f"the expert bot (workers/training/experts/{args.game}.py): imitation of its games"
-                           " against heuristics, then DAgger rounds labelling the student's own games"
-                           " with the expert's picks") if expert else
-                          ("determinized one-turn lookahead with heuristic replies, scored by the value network;"
-                           " DAgger rounds from the student's own games"),
-                "rounds": rounds_done,
-                "time_capped": time_capped,
-                "games": teacher_games,
-                "decisions": len(teacher),
-                "labels_per_round": labels_per_round,
-                **({} if expert and not iteration else {
-                    "lookaheads": lookaheads, "redraws_per_decision": redraws, "max_candidates": max_candidates,
-                    **({"margin": args.margin} if iteration else {})}),
-            },
-            "selection": {"games_against_heuristic": args.select_games, "chosen": chosen,
-                          "ratio_to_chance": {stage: round(score, 3) for stage, score in selection}},
+            **taught,
             "reinforcement": reinforcement,
-            "imitation_epochs": args.imitation_epochs,
-            "finetune_epochs_per_round": args.epochs,
-            "finetune_lr": args.finetune_lr,
-            "imitation_weight": args.imitation_weight,
-            "imitation_kept": len(prior),
             "parity_max_abs_diff": parity,
             "parity_relative_diff": parity_relative,
             "torch": torch.__version__,

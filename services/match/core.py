@@ -309,6 +309,9 @@ class Matches:
                                 "accept_fixed_seed to play it anyway")
             open_seats = [s.seat for s in match.seats if s.kind == HUMAN and not s.player_id]
             if request.HasField("seat"):
+                if not 0 <= request.seat < len(match.seats):
+                    raise GameError(Reason.ERROR_REASON_INVALID_SEAT,
+                                    f"there is no seat {request.seat} at this table of {len(match.seats)}")
                 if request.seat not in open_seats:
                     raise GameError(Reason.ERROR_REASON_SEAT_UNAVAILABLE, f"seat {request.seat} is not open")
                 seat = request.seat
@@ -564,10 +567,26 @@ class Matches:
             raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "leaving needs the seat token")
         if loaded.match.status == FINISHED:
             raise GameError(Reason.ERROR_REASON_GAME_OVER, "the match is over")
-        record = await self._take_over(loaded, actor.seat, "leaves")
+        if loaded.match.status == WAITING:  # before the game: the seat is open again, for anyone
+            record = await self._free_seat(loaded, actor.seat)
+        else:
+            record = await self._take_over(loaded, actor.seat, "leaves")
         if record is None:
             return await self.leave(identity, match_id)
         return mpb.LeaveMatchResponse(match=record.match)
+
+    async def _free_seat(self, loaded: Loaded, seat: int) -> spb.StoredMatch | None:
+        """A waiting match's seat given up: open for a person again (a seat left to a bot before the
+        game would let one player take a table's every seat, or anyone turn a stranger's into a bot)."""
+        record = spb.StoredMatch()
+        record.CopyFrom(loaded.record)
+        freed = record.match.seats[seat]
+        name = freed.display_name or f"seat {seat}"
+        freed.player_id = ""
+        freed.display_name = ""
+        events = [common_pb2.Event(seat=seat, text=f"{name} leaves seat {seat}; it is open again")]
+        result = await self._commit(loaded, record, loaded.state, -1, events, keep_deadline=False)
+        return record if result is not None else None
 
     async def _take_over(self, loaded: Loaded, seat: int, why: str) -> spb.StoredMatch | None:
         record = spb.StoredMatch()
@@ -724,6 +743,8 @@ class Matches:
                         raise not_found(match_id)  # expired while watched
                 before = loaded
                 loaded = await self.shared.get((match_id, "record", version), lambda: self.load(match_id))
+                if actor is not None:  # still the caller's seat? (left, or taken over on a deadline: no more of it)
+                    self.seat_of(identity, loaded.match)
                 upto = loaded.match.version
                 made = await self.shared.get((match_id, "events", last, upto),
                                              partial(self._events_after, before, upto))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -11,6 +12,9 @@ from sizzle.common.v1 import common_pb2
 from sizzle.rules.v1 import rules_service_pb2
 
 MAX_OPTION_CHARS = 64  # no option value of any game is longer
+# A numeric option's value: plain ASCII decimal digits with an optional fraction, as every client
+# reads it alike (float() would also take "1_0", " 5 ", other scripts' digits and exponents).
+DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -35,16 +39,13 @@ class OptionSpec:
                             {"option": self.name})
         if self.minimum is None and self.maximum is None or (value == "" and self.default == ""):
             return
-        try:
-            number = float(value)
-        except ValueError:
-            number = math.nan
+        number = float(value) if DECIMAL.fullmatch(value) else math.nan
         low = -math.inf if self.minimum is None else self.minimum
         high = math.inf if self.maximum is None else self.maximum
         if not (math.isfinite(number) and low <= number <= high):
             shown = value if len(value) <= 24 else value[:24] + "..."
             raise GameError(common_pb2.ERROR_REASON_INVALID_OPTION,
-                            f"option {self.name}={shown!r} is not a number from {low:g} to {high:g}",
+                            f"option {self.name}={shown!r} is not a decimal number from {low:g} to {high:g}",
                             {"option": self.name})
 
     def to_proto(self) -> rules_service_pb2.OptionSpec:

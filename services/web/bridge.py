@@ -59,6 +59,8 @@ class ProtoCodec:
 
     def decode(self, data: bytes | bytearray, message_class: type[Any]) -> Any:
         try:
+            if self.inner.name() == "json" and not bytes(data).lstrip().startswith(b"{"):
+                raise ValueError("a request is a JSON object")
             return self.inner.decode(data, message_class)
         except Exception as error:
             raise from_game_error(GameError(common_pb2.ERROR_REASON_INVALID_REQUEST,
@@ -118,7 +120,10 @@ class RpcApp(ConnectASGIApplication[None]):
     """One ASGI application answering every method of the given services."""
 
     def __init__(self, endpoints: Mapping[str, Any], read_max_bytes: int) -> None:
-        codecs = [ProtoCodec(google_protobuf_binary_codec()), ProtoCodec(google_protobuf_json_codec())]
+        # JSON as strict as the binary form is checked: an unknown field or enum name is refused (ignored,
+        # an unknown status filter would list every match, an unknown difficulty make a medium bot)
+        codecs = [ProtoCodec(google_protobuf_binary_codec()),
+                  ProtoCodec(google_protobuf_json_codec(ignore_unknown_fields=False))]
         super().__init__(service=None, endpoints=lambda _: endpoints, read_max_bytes=read_max_bytes,
                          codecs=codecs)
         self.paths = frozenset(endpoints)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
@@ -34,7 +35,8 @@ def cors_origins(setting: str) -> list[str]:
 
 
 class ClientFiles:
-    """The built client, with security headers; a plain 503 explains a missing build."""
+    """The built client, with security headers; a plain 503 explains a missing build, and a path
+    with no file is a plain 404 (405 for a method other than GET or HEAD), never a server error."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -50,7 +52,11 @@ class ClientFiles:
                 message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
             await send(message)
 
-        await self.files(scope, receive, send_with_headers)
+        try:
+            await self.files(scope, receive, send_with_headers)
+        except HTTPException as refused:  # a path with no file (404), a method files do not take (405)
+            await PlainTextResponse(f"{refused.detail}\n", status_code=refused.status_code,
+                                    headers=refused.headers)(scope, receive, send_with_headers)
 
 
 class WebSite:

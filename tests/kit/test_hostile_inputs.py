@@ -393,6 +393,9 @@ KNOWN_ATTACKS = [
      "INVALID_OPTION"),
     (f"{M}/CreateMatch", {"game_id": "a_la_carte_cards", "seats": BOTS, "options": {"minutes": "nan"}},
      "INVALID_OPTION"),
+    # float() took these (a black-box audit): digit separators, spaces, other scripts' digits, a clock of 0
+    *[(f"{M}/CreateMatch", {"game_id": "a_la_carte_cards", "seats": BOTS, "options": {"minutes": minutes}},
+       "INVALID_OPTION") for minutes in ("1_0", " 5 ", "\u0661\u0660", "1e-300", "1e1", "0.5", "+5", "5.")],
     (f"{M}/CreateMatch", {"game_id": "hibachi", "seats": BOTS, "turn_seconds": 2**31 - 1}, "INVALID_REQUEST"),
     (f"{M}/CreateMatch", {"game_id": "hibachi", "seats": BOTS, "options": {"x" * 20_000: "1"}}, "INVALID_OPTION"),
     (f"{M}/CreateMatch", {"game_id": "g" * 20_000, "seats": BOTS}, "INVALID_REQUEST"),

@@ -149,3 +149,25 @@ def test_the_page_reconnects_and_resumes_and_a_second_tab_stays_consistent(site:
         expect(page.get_by_test_id("turn")).to_have_text(second.get_by_test_id("turn").inner_text(), timeout=15_000)
     finally:
         context.close()
+
+
+def test_a_player_who_leaves_watches_on_as_a_spectator(site: ServerThread, browser: Browser) -> None:
+    """Leaving hands the seat to a bot and ends the seat token's stream (it showed the bot's hand
+    before, a leak a black-box audit found): the page forgets the seat and follows the match on as a
+    spectator, with no error and no actions offered."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        sign_in(page, site.running.url, "Lea")
+        match_id = start_match(page, "grill_party", bots=2)
+        expect(page.get_by_text("you play seat 0")).to_be_visible()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.get_by_role("button", name="Leave the match").click()
+        expect(page.get_by_text("watching")).to_be_visible(timeout=15_000)
+        expect(page.get_by_role("button", name="Leave the match")).to_have_count(0)
+        expect(page.get_by_test_id("outcome")).to_be_visible(timeout=60_000)  # the bots play it out, and it shows
+        assert page.locator(".problem").count() == 0, page.locator(".problem").all_inner_texts()
+        assert page.get_by_test_id("legal-actions").count() == 0
+        assert json.loads(page.evaluate(f"JSON.stringify(localStorage.getItem('sizzle.seat.{match_id}'))")) is None
+    finally:
+        context.close()

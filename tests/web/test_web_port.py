@@ -187,6 +187,46 @@ def test_unknown_methods_and_paths_are_not_found(site: ServerThread) -> None:
     assert status == 404
 
 
+def test_paths_with_no_file_are_not_found_not_a_server_error(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Found by a black-box audit: every path the port does not serve answered 500 and wrote an ERROR
+    traceback to the log (the static files' 404 and 405 reached the server unhandled)."""
+    (tmp_path / "index.html").write_text("<!doctype html><title>Sizzle</title>")
+    server = ServerThread(lambda: start_web_platform(web_config(), Deps(), client_dir=tmp_path))
+    try:
+        base = server.running.url
+        cases = [("GET", "/nope", 404), ("GET", "/assets/missing.js", 404), ("GET", "/sizzle.nope.v1.X/Y", 404),
+                 ("POST", "/", 405), ("DELETE", "/index.html", 405)]
+        with caplog.at_level("ERROR"):
+            for verb, path, code in cases:
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    urllib.request.urlopen(urllib.request.Request(base + path, data=b"" if verb == "POST" else None,
+                                                                  method=verb), timeout=10)
+                assert refused.value.code == code, (verb, path)
+                assert refused.value.headers["X-Content-Type-Options"] == "nosniff"
+        assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("sizzle.match.v1.MatchService/ListMatches", {"status": "MATCH_STATUS_NOPE", "pageSize": 1}),
+    ("sizzle.match.v1.MatchService/CreateMatch",
+     {"gameId": "grill_party", "seats": [{"kind": "SEAT_KIND_BOT", "difficulty": "DIFFICULTY_INSANE"},
+                                         {"kind": "SEAT_KIND_BOT"}]}),
+    ("sizzle.match.v1.MatchService/GetMatch", {"matchId": "m_x", "noSuchField": 1}),
+    ("sizzle.rules.v1.RulesService/ListGames", []),  # an empty request is valid; an array is none
+])
+def test_connect_json_is_as_strict_as_the_binary_form(site: ServerThread, path: str, body: Any) -> None:
+    """An unknown enum name was read as 0 (a status filter of any status, a medium bot for an unknown
+    difficulty) and an unknown field or a JSON array passed; gRPC refuses the same requests."""
+    token = post_json(f"{site.running.url}/sizzle.auth.v1.AuthService/CreateGuest", {"displayName": "strict"})[1]
+    status, answer = post_json(f"{site.running.url}/{path}", body,  # type: ignore[arg-type]
+                               {"Authorization": f"Bearer {token['token']}"})
+    assert status == 400 and answer["code"] == "invalid_argument", answer
+    info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(answer["details"][0]["value"] + "=="))
+    assert info.reason == "INVALID_REQUEST"
+
+
 def test_the_rate_limit_admits_web_calls_like_grpc_calls() -> None:
     server = ServerThread(lambda: start_web_platform(web_config(quota_requests_per_second=0.001, quota_request_burst=2),
                                                      Deps(bot_factory=random_bot_factory)))

@@ -64,3 +64,9 @@ export function seatFor(matchId: string): SeatTicket | undefined {
 export function rememberSeat(matchId: string, seat: number, token: string): void {
   localStorage.setItem(seatKey(matchId), JSON.stringify({ seat, token }));
 }
+
+/** Drops a seat the player left: its token acts for nothing any more, so the page follows the match as a spectator. */
+export function forgetSeat(matchId: string): void {
+  localStorage.removeItem(seatKey(matchId));
+  window.dispatchEvent(new Event("sizzle-session"));
+}

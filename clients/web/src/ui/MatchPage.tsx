@@ -8,7 +8,7 @@ import { MatchFollower, type MatchSnapshot } from "../follow.js";
 import { MatchStatus, SeatKind } from "../gen/sizzle/match/v1/match_service_pb.js";
 import type { LegalAction } from "../gen/sizzle/rules/v1/rules_service_pb.js";
 import { paceMs } from "../router.js";
-import { seatFor } from "../session.js";
+import { forgetSeat, seatFor } from "../session.js";
 import { ActionList } from "./ActionList.js";
 import { EventLog } from "./EventLog.js";
 import { useGuest } from "./hooks.js";
@@ -101,6 +101,7 @@ function LeaveButton({ matchId, token }: { matchId: string; token?: string }) {
     if (!confirm("Leave the match? A bot plays your seat from then on.")) return;
     try {
       await matchApi.leaveMatch({ matchId }, withToken(token));
+      forgetSeat(matchId); // the seat token's stream ends (WRONG_SEAT): watch on as a spectator
     } catch (error) {
       setProblem(explain(error));
     }

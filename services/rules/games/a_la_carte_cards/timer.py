@@ -14,6 +14,7 @@ from services.rules.spec import OptionSpec
 from sizzle.common.v1 import common_pb2
 
 SECONDS_PER_MINUTE = 60.0  # a unit conversion, not a rule
+MIN_CLOCK_MINUTES = 1.0  # ours: a shorter clock (1e-300 minutes was taken) ends the game as it starts
 
 ROUNDS_OPTION = OptionSpec(
     "rounds",
@@ -24,10 +25,10 @@ ROUNDS_OPTION = OptionSpec(
 )
 MINUTES_OPTION = OptionSpec(
     "minutes",
-    "Clock timer: minutes of wall clock after which the server ends the game (a positive number);"
-    f" empty for the round timer; at most {CONTENT.max_clock_minutes:g}",
+    "Clock timer: minutes of wall clock after which the server ends the game (a decimal number, at least"
+    f" {MIN_CLOCK_MINUTES:g} and at most {CONTENT.max_clock_minutes:g}); empty for the round timer",
     "",
-    minimum=0.0,
+    minimum=MIN_CLOCK_MINUTES,
     maximum=CONTENT.max_clock_minutes,
 )
 

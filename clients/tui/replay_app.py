@@ -55,7 +55,7 @@ def build_frames(replay: mpb.GetReplayResponse) -> tuple[list[Frame], str]:
             from services.rules import registry
 
             engine = registry.get_engine(match.game_id)
-            state = engine.new_game(replay.num_players, dict(match.options), replay.seed)
+            state = engine.new_game(replay.num_players, dict(match.options), replay.seed, keyed=replay.keyed_draws)
         except Exception as error:  # a game this client does not know
             note = f"the board cannot be shown: {error}"
             state = None

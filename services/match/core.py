@@ -104,6 +104,12 @@ def request_key(identity: Identity, match_id: str, seat: int, request_id: str) -
     return digest("\0".join((match_id, str(seat), identity.kind, identity.player_id, request_id)).encode())
 
 
+# What a match's recorded rules version adds when its seed draws keyed numbers (a seed the server
+# chose: services/rules/random_source.py). A replica that predates keyed draws knows no such version
+# and refuses the match (RULES_VERSION) rather than deal it again from plain splitmix64.
+KEYED_DRAWS = "+keyed"
+
+
 def rules_unavailable(match: mpb.Match, served: str) -> GameError:
     return GameError(
         Reason.ERROR_REASON_RULES_VERSION,
@@ -168,7 +174,7 @@ class Matches:
         """The engine of the match's rules; UNAVAILABLE (RULES_VERSION) when this replica has other
         rules (a match made before versions were recorded has none and takes today's)."""
         engine = self.engines(match.game_id)
-        if match.rules_version and match.rules_version != engine.rules_version:
+        if match.rules_version and match.rules_version.removesuffix(KEYED_DRAWS) != engine.rules_version:
             raise rules_unavailable(match, engine.rules_version)
         return engine
 
@@ -217,7 +223,8 @@ class Matches:
             check_id(f"seats[{index}].reserved_player_id", spec.reserved_player_id, required=False)
             check_text(f"seats[{index}].reserved_display_name", spec.reserved_display_name, 32)
         seed = request.seed or secrets.randbits(63)
-        state = engine.new_game(len(seats), dict(request.options), seed)
+        keyed = not request.seed  # a seed no player knows stays unknown while the match runs
+        state = engine.new_game(len(seats), dict(request.options), seed, keyed=keyed)
         created = self.clock()
         match = mpb.Match(
             match_id="m_" + secrets.token_hex(8),
@@ -230,7 +237,7 @@ class Matches:
             created_unix_ms=created,
             takeover_difficulty=request.takeover_difficulty or mpb.DIFFICULTY_MEDIUM,
             seed_fixed=request.seed != 0,
-            rules_version=engine.rules_version,
+            rules_version=engine.rules_version + (KEYED_DRAWS if keyed else ""),
         )
         tokens: dict[int, str] = {}
         for index, spec in enumerate(seats):
@@ -550,7 +557,8 @@ class Matches:
     def _initial_state(loaded: Loaded) -> Any:
         """The match's game state at creation, made again from its seed (engines are deterministic)."""
         core = loaded.state.core
-        return loaded.engine.new_game(core.num_players, dict(loaded.match.options), core.seed)
+        return loaded.engine.new_game(core.num_players, dict(loaded.match.options), core.seed,
+                                      keyed=bool(core.random.key))
 
     async def _state_at(self, loaded: Loaded, version: int) -> tuple[Any, list[spb.LogEntry]]:
         """The game state at `version`, made again from the seed and the log, with the log entries
@@ -791,7 +799,8 @@ class Matches:
         actor = None if complete or identity is None or identity.kind == BOT else self.seat_of(identity, loaded.match)
         seat = actor.seat if actor else -1
         response = mpb.GetReplayResponse(match=loaded.match, complete=complete,
-                                         num_players=loaded.state.core.num_players)
+                                         num_players=loaded.state.core.num_players,
+                                         keyed_draws=bool(loaded.state.core.random.key))
         if complete:
             response.seed = loaded.state.core.seed
         state = self._initial_state(loaded)

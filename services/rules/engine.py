@@ -126,7 +126,10 @@ class Engine(ABC):
         digest is of the parsed content (comments and layout of the text file do not count)."""
         return f"{self.rules_revision}.{content_digest(type(self))}"
 
-    def new_game(self, num_players: int, options: Mapping[str, str] | None = None, seed: int = 0) -> Any:
+    def new_game(self, num_players: int, options: Mapping[str, str] | None = None, seed: int = 0,
+                 keyed: bool = False) -> Any:
+        """A game set up from `seed`; `keyed` draws keyed numbers (services/rules/random_source.py),
+        as a match whose seed the server chose does."""
         self.spec.check_player_count(num_players)
         resolved = self.spec.resolve_options(options)
         state = self.State()
@@ -134,7 +137,7 @@ class Engine(ABC):
         core.num_players = num_players
         core.seat_to_move = 0
         core.seed = seed & ((1 << 64) - 1)
-        seed_random(core.random, seed)
+        seed_random(core.random, seed, keyed)
         self.setup(state, resolved, RandomSource(core.random))
         return state
 

@@ -2,10 +2,17 @@
 
 Because the counter lives in the state (`sizzle.common.v1.RandomState`), a state copied, stored and
 parsed again draws exactly the same numbers, and replaying the seed and the actions reproduces a game.
+
+splitmix64 runs backwards: one exact draw a player sees (a Hibachi chip's landing point is two) gives
+the counter, and the counter the seed, and with it every hidden card. A game whose seed must stay
+secret while it runs (the match service's, when it chose the seed) draws keyed numbers instead:
+BLAKE2b of the counter under a key made from the seed (`seed_random(..., keyed=True)`), a keyed hash
+whose outputs tell nothing of the key. Both stay reproducible from the seed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
@@ -18,9 +25,13 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
-def seed_random(random_state: common_pb2.RandomState, seed: int) -> None:
-    """Starts `random_state` from a seed (any integer; only its low 64 bits count)."""
-    random_state.counter = _mix(seed & _MASK)
+def seed_random(random_state: common_pb2.RandomState, seed: int, keyed: bool = False) -> None:
+    """Starts `random_state` from a seed (any integer; only its low 64 bits count); `keyed` draws
+    keyed numbers (the module docstring)."""
+    seed &= _MASK
+    random_state.counter = _mix(seed)
+    random_state.key = hashlib.blake2b(seed.to_bytes(8, "little"), digest_size=32,
+                                       person=b"sizzle-draws").digest() if keyed else b""
 
 
 def _mix(z: int) -> int:
@@ -38,8 +49,13 @@ class RandomSource:
         self._state = random_state
 
     def next_u64(self) -> int:
-        counter = (self._state.counter + _GOLDEN) & _MASK
-        self._state.counter = counter
+        state = self._state
+        counter = (state.counter + _GOLDEN) & _MASK
+        state.counter = counter
+        key = state.key
+        if key:
+            return int.from_bytes(hashlib.blake2b(counter.to_bytes(8, "little"), digest_size=8, key=key).digest(),
+                                  "little")
         return _mix(counter)
 
     def below(self, n: int) -> int:

@@ -88,7 +88,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
 
     async def NewGame(self, request: pb.NewGameRequest, context: Any) -> pb.NewGameResponse:
         engine = registry.get_engine(request.game_id)
-        state = engine.new_game(request.num_players, dict(request.options), request.seed)
+        state = engine.new_game(request.num_players, dict(request.options), request.seed, keyed=request.keyed_draws)
         return pb.NewGameResponse(state=wrap_state(engine, state))
 
     async def ListLegalActions(self, request: pb.ListLegalActionsRequest, context: Any) -> pb.ListLegalActionsResponse:

@@ -114,7 +114,10 @@ class Proxy:
         self.cuts += 1
         self.loop.run(self._cut())
 
+    async def _close(self) -> None:
+        self.server.close()  # on the proxy's own loop: asyncio's Server is not thread-safe (closed from
+        await self._cut()    # the test's thread it raced the loop, and its wakeup failed now and then)
+
     def close(self) -> None:
-        self.server.close()
-        self.loop.run(self._cut())
+        self.loop.run(self._close())
         self.loop.close()

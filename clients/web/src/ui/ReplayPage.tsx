@@ -30,7 +30,7 @@ export function ReplayPage({ matchId }: { matchId: string }) {
     matchApi.getReplay({ matchId }, withToken(guest?.token)).then(async (r) => {
       if (r.complete) {  // the first board before the controls: a step needs the state it starts from
         const created = await rulesApi.newGame({ gameId: r.match!.gameId, numPlayers: r.numPlayers,
-          options: r.match!.options, seed: r.seed }, withToken(undefined));
+          options: r.match!.options, seed: r.seed, keyedDraws: r.keyedDraws }, withToken(undefined));
         states.current = [created.state!];
         await show(0);
       }

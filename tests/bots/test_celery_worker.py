@@ -91,7 +91,7 @@ def assert_each_turn_once(channel: grpc.Channel, match: mpb.Match) -> None:
     from services.rules import registry
 
     engine = registry.get_engine(match.game_id)
-    state = engine.new_game(replay.num_players, dict(match.options), replay.seed)
+    state = engine.new_game(replay.num_players, dict(match.options), replay.seed, keyed=replay.keyed_draws)
     for step in replay.steps[1:]:
         action = engine.Action()
         step.action.Unpack(action)

@@ -74,7 +74,7 @@ def test_whole_game_through_the_api(chan: grpc.Channel, game_id: str) -> None:
     assert replay.complete and replay.seed == 42 and replay.steps[-1].version == match.version
     # The full log reproduces the game exactly.
     engine = registry.get_engine(game_id)
-    state = engine.new_game(replay.num_players, dict(match.options), replay.seed)
+    state = engine.new_game(replay.num_players, dict(match.options), replay.seed, keyed=replay.keyed_draws)
     for step in replay.steps:
         if step.action.type_url:
             action = engine.Action()

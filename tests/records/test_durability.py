@@ -68,7 +68,7 @@ def test_a_finished_match_its_history_and_ratings_outlive_redis(postgres_db: Rec
         replay = alice.matches.GetReplay(mpb.GetReplayRequest(match_id=match_id), timeout=5)
         assert replay == live_replay and replay.complete and replay.match.outcome == finished.outcome
         engine = registry.get_engine(GAME)
-        state = engine.new_game(replay.num_players, dict(replay.match.options), replay.seed)
+        state = engine.new_game(replay.num_players, dict(replay.match.options), replay.seed, keyed=replay.keyed_draws)
         for step in replay.steps:  # the recorded log plays the same game again
             if step.action.type_url:
                 action = engine.Action()

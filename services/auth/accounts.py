@@ -6,10 +6,15 @@
   one name); the records store's unique index on the key settles two registrations racing.
 - Passwords are hashed with Argon2id (argon2-cffi's defaults, RFC 9106's second recommended
   profile), in worker threads, at most two at a time: a hash takes tens of milliseconds of CPU.
-- Failed logins are limited per username and per address within a window (services/kit/quotas.py's
-  count_in_window, kept in the shared store across replicas): an attempt takes a slot before the
-  password is checked and a success gives it back, so only failures count. A username that has no
-  account costs the same hash as one that has (no timing tells which usernames exist).
+- Failed logins are limited per username from one address, and per address whatever the usernames,
+  within a window (services/kit/quotas.py's count_in_window, kept in the shared store across
+  replicas): an attempt takes a slot before the password is checked and a success gives it back, so
+  only failures count. A limit per username alone let anyone lock the owner out with ten wrong
+  passwords. A username that has no account costs the same hash as one that has (no timing tells
+  which usernames exist).
+- Register charges the address's account quota before it looks the username up, and a taken name
+  keeps the charge: otherwise "taken" against "over the quota" told which usernames exist, without
+  limit.
 - An upgraded guest keeps its player id, so its ratings and match history stay its own.
 """
 
@@ -39,12 +44,25 @@ FAILED_LOGINS = "failed_logins"
 HASHING_AT_ONCE = 2
 
 
+# Printable characters that show as nothing (fillers and blanks of some scripts): a name of them is
+# blank, and one padded with them looks like another ("alice" + U+3164).
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+MAX_MARKS_IN_A_ROW = 3  # combining marks on one character (a letter under 31 accents is a smear)
+
+
 def check_display_name(name: str, field: str = "display_name") -> str:
-    """A name other players see, stripped: 1 to 32 printable characters (guests and accounts alike)."""
+    """A name other players see, stripped: 1 to 32 printable characters (guests and accounts alike),
+    none of them a blank, starting with a visible character, at most three marks on a character."""
     name = name.strip()
-    if not 1 <= len(name) <= MAX_NAME_CHARS or not name.isprintable():
-        raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,
-                        f"{field} must be 1 to {MAX_NAME_CHARS} printable characters", {"field": field})
+    refusal = GameError(Reason.ERROR_REASON_INVALID_REQUEST,
+                        f"{field} must be 1 to {MAX_NAME_CHARS} printable, visible characters", {"field": field})
+    if not 1 <= len(name) <= MAX_NAME_CHARS or not name.isprintable() or BLANKS.intersection(name):
+        raise refusal
+    marks = 0
+    for index, char in enumerate(name):
+        marks = marks + 1 if unicodedata.category(char).startswith("M") else 0
+        if marks > MAX_MARKS_IN_A_ROW or (marks and index == 0):
+            raise refusal
     return name
 
 
@@ -117,22 +135,24 @@ class Accounts:
         check_password(password)
         records = self._records()
         key = username_key(name)
-        if await records.account_by_key(key) is not None:
-            raise _taken(name)
         if await records.account_of(player_id) is not None:
             raise _registered()
         subject = subject_of(None, "", peer)
         per_hour = self.config.quota_accounts_per_hour
-        await self.quotas.created(subject, "accounts", per_hour)
+        await self.quotas.created(subject, "accounts", per_hour)  # before the lookup: a taken name costs too
+        if await records.account_by_key(key) is not None:
+            raise _taken(name)
         try:
             hashed = await self._hash(password)
             result = await records.create_account(Account(player_id, name, key, hashed, self.clock()))
         except BaseException:
             await self.quotas.uncreated(subject, "accounts", per_hour)
             raise
-        if result != CREATED:
+        if result == PLAYER_TAKEN:
             await self.quotas.uncreated(subject, "accounts", per_hour)
-            raise _registered() if result == PLAYER_TAKEN else _taken(name)
+            raise _registered()
+        if result != CREATED:
+            raise _taken(name)
         return self._signed_in(player_id, name)
 
     def _signed_in(self, player_id: str, username: str) -> SignedIn:
@@ -140,11 +160,13 @@ class Accounts:
         return SignedIn(player_id, token, expires, username)
 
     async def _take_attempt(self, key: str, peer: str) -> list[str]:
-        """Takes a failed-login slot of the username and of the address (refused when either is used
-        up); returns the subjects taken, to be given back on success."""
+        """Takes a failed-login slot of the username from this address and of the address (refused
+        when either is used up); returns the subjects taken, to be given back on success."""
         window_ms = self.config.failed_login_window_seconds * 1000
-        limits = [(f"login:{hashlib.sha256(key.encode()).hexdigest()[:24]}", self.config.quota_failed_logins),
-                  (subject_of(None, "", peer) or "", self.config.quota_failed_logins_per_address)]
+        address = subject_of(None, "", peer) or ""
+        pair = hashlib.sha256(f"{key}\0{address}".encode()).hexdigest()[:24]
+        limits = [(f"login:{pair}", self.config.quota_failed_logins),
+                  (address, self.config.quota_failed_logins_per_address)]
         taken: list[str] = []
         for subject, limit in limits:
             if limit <= 0 or not subject:

@@ -152,7 +152,8 @@ class Config:
     records_lease_ms: int = 30_000
     # Test-only fault injection: pause between claiming finished matches and writing them, milliseconds.
     records_pause_before_write_ms: int = 0
-    # Failed logins of one username within the window before Login refuses it (QUOTA_EXCEEDED); 0: no limit.
+    # Failed logins of one username from one address within the window before Login refuses them
+    # (QUOTA_EXCEEDED); 0: no limit. (Per username alone, anyone could lock the owner out.)
     quota_failed_logins: int = 10
     # Failed logins from one address within the window, whatever the usernames; 0: no limit.
     quota_failed_logins_per_address: int = 100

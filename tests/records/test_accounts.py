@@ -125,3 +125,49 @@ def test_a_guest_that_registers_keeps_its_id_and_history(channel: grpc.Channel) 
     assert back.player_id == made.player_id
     assert [e.match.match_id for e in history(channel, back.token).entries] == [mine.match_id]
     assert [e.match.match_id for e in history(channel, player_id=made.player_id).entries] == [mine.match_id]
+
+
+def test_a_stranger_cannot_lock_the_owner_out_and_register_tells_no_usernames(records_db: RecordsDatabase) -> None:
+    """A black-box audit: ten wrong passwords from anywhere locked the owner out of Login for the window
+    (the limit counted per username alone); and once the address's account quota was spent, Register
+    still answered USERNAME_TAKEN for every existing name, and QUOTA_EXCEEDED for free ones, without
+    limit. Two addresses here: the server listens on both loopbacks, IPv4 and IPv6."""
+    server = records_platform(records_db, addr="[::]:0", quota_failed_logins=3, quota_failed_logins_per_address=50,
+                              quota_accounts_per_hour=3)
+    port = server.target.rsplit(":", 1)[1]
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as owner, grpc.insecure_channel(f"[::1]:{port}") as stranger:
+            register(owner, "gina", PASSWORD)
+            for _ in range(6):  # the stranger's failures lock only the stranger
+                assert refusal(lambda: login(stranger, "gina", "wrong password")) in (
+                    (grpc.StatusCode.UNAUTHENTICATED, "INVALID_CREDENTIALS"),
+                    (grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED"))
+            assert refusal(lambda: login(stranger, "gina", "wrong password")) == (
+                grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
+            assert login(owner, "gina", PASSWORD).username == "gina"
+            # Register: a taken name costs the address's quota like a new one, so past it every name
+            # answers alike.
+            assert refusal(lambda: register(stranger, "GINA", PASSWORD)) == (
+                grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
+            register(stranger, "hank", PASSWORD)
+            assert refusal(lambda: register(stranger, "gina", PASSWORD)) == (
+                grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
+            over = (grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
+            assert refusal(lambda: register(stranger, "gina", PASSWORD)) == over  # taken
+            assert refusal(lambda: register(stranger, "ivy", PASSWORD)) == over  # free
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u3164\u3164\u3164", "\u2800", "alice\u3164", "\u115f",
+                                  "\u0301abc", "e" + "\u0301" * 4])
+def test_names_that_show_as_nothing_or_a_smear_are_refused(channel: grpc.Channel, name: str) -> None:
+    invalid = (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST")
+    assert refusal(lambda: register(channel, name, PASSWORD)) == invalid
+    assert refusal(lambda: auth_stub(channel).CreateGuest(apb.CreateGuestRequest(display_name=name), timeout=5)) == \
+        invalid
+
+
+def test_names_with_marks_and_other_scripts_are_welcome(channel: grpc.Channel) -> None:
+    for name in ("José", "e\u0301\u0302", "Zoë Ångström", "李小龙", "Σοφία", "🍳 chef"):
+        assert auth_stub(channel).CreateGuest(apb.CreateGuestRequest(display_name=name), timeout=5).token

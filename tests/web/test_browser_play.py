@@ -171,3 +171,41 @@ def test_a_player_who_leaves_watches_on_as_a_spectator(site: ServerThread, brows
         assert json.loads(page.evaluate(f"JSON.stringify(localStorage.getItem('sizzle.seat.{match_id}'))")) is None
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("route", ["#/join/%", "#/match/%E0%A4%A", "#/replay/%ZZ", "#/queue/%", "#/leaderboard/%"])
+def test_a_malformed_link_opens_the_home_page_not_a_blank_one(site: ServerThread, browser: Browser, route: str) -> None:
+    """A link whose id does not decode (a black-box audit: `#/join/%`) threw in the router and left
+    the page empty; a shared link is the first thing a newcomer opens."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{site.running.url}/?pace=0{route}")
+        expect(page.get_by_label("Your name")).to_be_visible()
+        page.goto(f"{site.running.url}/?pace=0#/live")
+        page.evaluate(f"window.location.hash = {json.dumps(route)}")  # after the app has loaded, too
+        expect(page.get_by_label("Your name")).to_be_visible()
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_long_unbroken_name_does_not_widen_the_page(site: ServerThread, browser: Browser, width: int) -> None:
+    """32 letters with no break point is a valid name; it spilled out of its card and made the page
+    scroll sideways (the match page at a phone's width: 642 px in 390)."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        sign_in(page, site.running.url, "W" * 32)
+        start_match(page, "grill_party", bots=2)
+        expect(page.get_by_text("W" * 32).first).to_be_visible()
+        page.wait_for_timeout(500)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.goto(f"{site.running.url}/?pace=0#/live")
+        expect(page.get_by_text("W" * 32).first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()

@@ -9,7 +9,11 @@ export interface Route {
 
 export function parseRoute(hash: string): Route {
   const [page = "", arg = ""] = hash.replace(/^#\/?/, "").split("?")[0].split("/");
-  return { page: page || "home", arg: decodeURIComponent(arg) };
+  try {
+    return { page: page || "home", arg: decodeURIComponent(arg) };
+  } catch {
+    return { page: "home", arg: "" }; // a malformed escape (a link like #/join/%) is no id: the home page
+  }
 }
 
 export function useRoute(): Route {

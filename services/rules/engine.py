@@ -34,6 +34,15 @@ from sizzle.common.v1 import common_pb2
 Reason = common_pb2.ErrorReason
 
 
+
+def fault_text(exc: BaseException) -> str:
+    """What a refusal of a malformed state says of the fault: an invariant's own words (the engines'
+    `check_invariants` assert them), never the text of a Python or numpy exception ("index 347 is out
+    of bounds for axis 0 with size 344" tells a caller about the code, not about its state)."""
+    if isinstance(exc, AssertionError) and str(exc):
+        return str(exc)
+    return "a field is out of range or missing"
+
 class Engine(ABC):
     """Base of a game's rules. Subclasses set the class attributes and implement the hooks."""
 
@@ -225,7 +234,7 @@ class Engine(ABC):
         try:
             self.check_invariants(state)
         except (AssertionError, IndexError, KeyError, ValueError) as exc:
-            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state breaks the rules: {exc}") from exc
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state breaks the rules: {fault_text(exc)}") from exc
 
     def _safe_describe(self, state: Any, seat: int, action: Any) -> str:
         try:

@@ -13,7 +13,7 @@ from google.protobuf.message import DecodeError
 
 from services.kit.errors import GameError
 from services.rules import registry
-from services.rules.engine import Engine, game_content
+from services.rules.engine import Engine, fault_text, game_content
 from sizzle.common.v1 import common_pb2
 from sizzle.rules.v1 import rules_service_pb2 as pb
 from sizzle.rules.v1 import rules_service_pb2_grpc
@@ -99,7 +99,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
                 for i, a, d in engine.legal_action_descriptions(state)
             ]
         except ENGINE_FAULTS as exc:
-            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {exc}") from exc
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {fault_text(exc)}") from exc
         return pb.ListLegalActionsResponse(seat=state.core.seat_to_move, actions=actions)
 
     async def ApplyAction(self, request: pb.ApplyActionRequest, context: Any) -> pb.ApplyActionResponse:
@@ -111,7 +111,7 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
         try:
             events = engine.apply(state, request.seat, action)
         except ENGINE_FAULTS as exc:
-            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {exc}") from exc
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {fault_text(exc)}") from exc
         response = pb.ApplyActionResponse(state=wrap_state(engine, state), events=events)
         outcome = engine.outcome(state)
         if outcome is not None:
@@ -128,5 +128,5 @@ class RulesServicer(rules_service_pb2_grpc.RulesServiceServicer):
             if request.seat >= 0:
                 response.observation.extend(engine.observation(view).ravel().tolist())
         except ENGINE_FAULTS as exc:
-            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {exc}") from exc
+            raise GameError(Reason.ERROR_REASON_MALFORMED_STATE, f"state is inconsistent: {fault_text(exc)}") from exc
         return response

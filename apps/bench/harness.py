@@ -45,7 +45,8 @@ def free_port() -> int:
 # A benchmark is a few clients on one address doing the work of thousands: the per-player quotas
 # (services/kit/quotas.py) would measure themselves, not the server.
 BENCH_WITHOUT_QUOTAS = {f"SIZZLE_QUOTA_{name}": "0" for name in
-                        ("MATCHES_PER_HOUR", "LIVE_MATCHES", "TICKETS_PER_HOUR", "WATCH_STREAMS")}
+                        ("MATCHES_PER_HOUR", "MATCHES_PER_HOUR_PER_ADDRESS", "LIVE_MATCHES", "TICKETS_PER_HOUR",
+                         "WATCH_STREAMS")}
 
 
 @contextmanager

@@ -56,6 +56,9 @@ class Config:
     quota_matches_per_hour: int = 120
     # Matches a player created that may run (not be over) at once; 0: no limit.
     quota_live_matches: int = 20
+    # Matches players create from one address in an hour, whatever the players (guests are free, so the
+    # per-player quota alone bounds nothing); 0: no limit.
+    quota_matches_per_hour_per_address: int = 600
     # Tickets a player may create an hour; 0: no limit.
     quota_tickets_per_hour: int = 240
     # Watch streams (WatchMatch, WatchTicket) a player, or an address without a player token, may hold open.

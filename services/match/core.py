@@ -25,7 +25,7 @@ from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.page_tokens import PageTokens
-from services.kit.quotas import LIVE_MATCH_LEASE_MS, MemoryQuotaStore, Quotas
+from services.kit.quotas import LIVE_MATCH_LEASE_MS, MemoryQuotaStore, Quotas, subject_of
 from services.kit.validation import check_enum, check_id, check_range, check_text
 from services.match.read_masks import READ_PATHS
 from services.match.shared_reads import SharedReads
@@ -207,7 +207,8 @@ class Matches:
         return Actor(identity.seat, False)
 
     # ------------------------------------------------------------------ create / join
-    async def create(self, identity: Identity, request: mpb.CreateMatchRequest) -> mpb.CreateMatchResponse:
+    async def create(self, identity: Identity, request: mpb.CreateMatchRequest,
+                     peer: str = "") -> mpb.CreateMatchResponse:
         if identity.kind not in (PLAYER, SERVICE):
             raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "creating a match needs a player or service token")
         engine = self.engines(check_id("game_id", request.game_id))
@@ -252,8 +253,9 @@ class Matches:
                 seat.display_name = spec.reserved_display_name or spec.reserved_player_id
                 tokens[index] = self.signer.seat_token(seat.player_id, seat.display_name, match.match_id, index)
         record = spb.StoredMatch(match=match, state=state.SerializeToString())
+        address = subject_of(None, "", peer) if identity.kind == PLAYER and peer else None
         if identity.kind == PLAYER:
-            await self._take_creation_quota(identity.player_id, match.match_id)
+            await self._take_creation_quota(identity.player_id, match.match_id, address)
             record.creator_player_id = identity.player_id
         self._start_if_full(record, engine, state)
         entry = spb.LogEntry(version=0, seat=-1, action_id=-1, unix_ms=created, events=[
@@ -266,14 +268,17 @@ class Matches:
                 subject = f"player:{record.creator_player_id}"
                 await self.quotas.release(subject, "live_matches", match.match_id)
                 await self.quotas.uncreated(subject, "matches", self.config.quota_matches_per_hour)
+                await self.quotas.uncreated(address, "matches", self.config.quota_matches_per_hour_per_address)
             raise
         self.shared.put((match.match_id, "record", match.version), Loaded(record, engine, state))
         await self._after_commit(record, engine, state, previous=None)
         return mpb.CreateMatchResponse(match=record.match, seat_tokens=tokens)
 
-    async def _take_creation_quota(self, player_id: str, match_id: str) -> None:
+    async def _take_creation_quota(self, player_id: str, match_id: str, address: str | None = None) -> None:
         """A player's quotas of matches: created this hour, and running at once (a match that ended
-        without releasing its slot, on a replica that died, is found over and dropped)."""
+        without releasing its slot, on a replica that died, is found over and dropped); and the
+        matches created from the caller's address this hour (guests are free: per player alone, a
+        new guest each twenty matches made tables without end)."""
         async def still_live(other: str) -> bool:
             record = await self.store.load(other)
             return record is not None and record.match.status != FINISHED
@@ -283,6 +288,11 @@ class Matches:
                                       LIVE_MATCH_LEASE_MS, still_live)
         try:
             await self.quotas.created(subject, "matches", config.quota_matches_per_hour)
+            try:
+                await self.quotas.created(address, "matches", config.quota_matches_per_hour_per_address)
+            except GameError:
+                await self.quotas.uncreated(subject, "matches", config.quota_matches_per_hour)
+                raise
         except GameError:
             if held:
                 await self.quotas.release(subject, "live_matches", match_id)

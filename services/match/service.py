@@ -21,7 +21,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     async def CreateMatch(self, request: mpb.CreateMatchRequest, context: Any) -> mpb.CreateMatchResponse:
         identity = caller(self.signer, context)
         assert identity is not None
-        return await self.matches.create(identity, request)
+        return await self.matches.create(identity, request, context.peer())
 
     async def JoinMatch(self, request: mpb.JoinMatchRequest, context: Any) -> mpb.JoinMatchResponse:
         identity = caller(self.signer, context)

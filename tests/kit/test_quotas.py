@@ -83,6 +83,22 @@ def test_matches_per_hour_hold_across_replicas(replicas: Replicas) -> None:
     other.create("hibachi", [HUMAN, BOT])  # another player's quota is untouched
 
 
+@pytest.mark.parametrize("replicas", [{"quota_matches_per_hour": 100, "quota_matches_per_hour_per_address": 6}],
+                         indirect=True)
+def test_new_guests_do_not_reset_an_addresss_matches(replicas: Replicas) -> None:
+    """A black-box audit: guests are free, so a new guest every twenty matches made tables without
+    end from one address (bot-only ones play out at once, each a stored replay and a records row)."""
+    for index in range(3):
+        a, b = players_on_both(replicas, f"guest{index}")
+        a.create("hibachi", [BOT, BOT])
+        b.create("hibachi", [BOT, BOT])
+    fresh, fresh_elsewhere = players_on_both(replicas, "yet another guest")
+    for player in (fresh, fresh_elsewhere):
+        with pytest.raises(grpc.RpcError) as caught:
+            player.create("hibachi", [BOT, BOT])
+        over_quota(caught.value, "matches_per_hour")
+
+
 @pytest.mark.parametrize("replicas", [{"quota_live_matches": 2}], indirect=True)
 def test_live_matches_hold_across_replicas_and_free_up_when_a_match_ends(replicas: Replicas) -> None:
     a, b = players_on_both(replicas, "cy")

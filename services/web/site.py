@@ -3,6 +3,7 @@ to the web client's built files (clients/web/dist), behind CORS for third-party 
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,31 @@ class WebSite:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan" or scope["type"] == "http" and self.rpc.answers(scope["path"]):
             await self.rpc(scope, receive, send)  # type: ignore[arg-type]
+        elif scope["type"] == "http" and _is_grpc(scope):
+            await _grpc_unimplemented(scope, receive, send)
         elif scope["type"] == "http":
             await self.client(scope, receive, send)
+
+
+def _is_grpc(scope: Scope) -> bool:
+    return any(name == b"content-type" and value.startswith(b"application/grpc") for name, value in scope["headers"])
+
+
+async def _grpc_unimplemented(scope: Scope, receive: Receive, send: Send) -> None:
+    """A gRPC call of a method the web port does not serve (grpcurl's reflection, a bidirectional
+    stream): a trailers-only UNIMPLEMENTED, as a gRPC server answers, not the files' 405 page (after
+    which Hypercorn's HTTP/2 stream logged a traceback for each such call)."""
+    try:  # the request's first message is read first: data arriving for a stream already answered
+        await asyncio.wait_for(receive(), 1.0)  # made Hypercorn's HTTP/2 log a traceback
+    except TimeoutError:
+        pass
+    service = scope["path"].strip("/").split("/")[0]
+    message = f"the web port does not serve {service}; the gRPC port serves every service and reflection"
+    await send({"type": "http.response.start", "status": 200, "trailers": True,
+                "headers": [(b"content-type", b"application/grpc")]})
+    await send({"type": "http.response.body", "body": b"", "more_body": False})
+    await send({"type": "http.response.trailers", "more_trailers": False, "headers": [
+        (b"grpc-status", b"12"), (b"grpc-message", message.replace(" ", "%20").encode())]})
 
 
 def build_site(rpc: RpcApp, cors: str, client_dir: Path = CLIENT_DIR) -> ASGIApp:

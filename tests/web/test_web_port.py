@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -225,6 +226,23 @@ def test_connect_json_is_as_strict_as_the_binary_form(site: ServerThread, path: 
     assert status == 400 and answer["code"] == "invalid_argument", answer
     info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(answer["details"][0]["value"] + "=="))
     assert info.reason == "INVALID_REQUEST"
+
+
+def test_a_grpc_call_the_web_port_does_not_serve_is_unimplemented(site: ServerThread,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """The real grpcurl's reflection against the web port (a bidirectional stream it does not serve)
+    got the files' 405 page, and Hypercorn logged a traceback for each call (a black-box audit)."""
+    import subprocess
+
+    from tests.docs.grpcurl_walkthrough import grpcurl_binary
+
+    target = site.running.url.removeprefix("http://")
+    with caplog.at_level("ERROR"):
+        listed = subprocess.run([str(grpcurl_binary()), "-plaintext", target, "list"], capture_output=True,
+                                text=True, timeout=30)
+        assert listed.returncode != 0 and "does not support the reflection API" in listed.stderr, listed.stderr
+        time.sleep(0.5)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
 
 
 def test_the_rate_limit_admits_web_calls_like_grpc_calls() -> None:

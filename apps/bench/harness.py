@@ -46,7 +46,7 @@ def free_port() -> int:
 # (services/kit/quotas.py) would measure themselves, not the server.
 BENCH_WITHOUT_QUOTAS = {f"SIZZLE_QUOTA_{name}": "0" for name in
                         ("MATCHES_PER_HOUR", "MATCHES_PER_HOUR_PER_ADDRESS", "LIVE_MATCHES", "TICKETS_PER_HOUR",
-                         "WATCH_STREAMS")}
+                         "WATCH_STREAMS", "GUESTS_PER_HOUR")}
 
 
 @contextmanager

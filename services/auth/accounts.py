@@ -16,12 +16,16 @@
   keeps the charge: otherwise "taken" against "over the quota" told which usernames exist, without
   limit.
 - An upgraded guest keeps its player id, so its ratings and match history stay its own.
+- A guest may not take an account's username (in any case or compatibility form) as its display
+  name, or it would play as that account; guests are charged to the address's hourly quota, so that
+  the check tells no more usernames than Register does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import secrets
 import unicodedata
 from collections.abc import Callable
@@ -42,6 +46,7 @@ MAX_NAME_CHARS = 32
 MIN_PASSWORD_CHARS, MAX_PASSWORD_CHARS = 8, 128
 FAILED_LOGINS = "failed_logins"
 HASHING_AT_ONCE = 2
+log = logging.getLogger("sizzle.auth")
 
 
 # Printable characters that show as nothing (fillers and blanks of some scripts): a name of them is
@@ -103,6 +108,23 @@ class Accounts:
     # ---------------------------------------------------------------- the calls
     async def register(self, username: str, password: str, peer: str) -> SignedIn:
         return await self._create("p_" + _new_hex(), username, password, peer)
+
+    async def guest_name(self, display_name: str, peer: str) -> str:
+        """A new guest's display name: checked, charged to the address's guests an hour, and no
+        account's username."""
+        name = check_display_name(display_name)
+        await self.quotas.created(subject_of(None, "", peer), "guests", self.config.quota_guests_per_hour)
+        if self.records is None:
+            return name
+        try:
+            taken = await self.records.account_by_key(username_key(name)) is not None
+        except Exception:  # the records database is down: guests still play (the name is unchecked)
+            log.warning("could not check a guest's name against the accounts", exc_info=True)
+            return name
+        if taken:
+            raise GameError(Reason.ERROR_REASON_USERNAME_TAKEN, f"{name!r} is an account's name: log in to play as it",
+                            {"field": "display_name"})
+        return name
 
     async def upgrade(self, identity: Identity | None, username: str, password: str, peer: str) -> SignedIn:
         if identity is None or identity.kind != PLAYER:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.auth.accounts import Accounts, check_display_name
+from services.auth.accounts import Accounts
 from services.auth.tokens import Identity, TokenSigner, bearer
 from services.kit.config import Config
 from services.kit.errors import GameError
@@ -32,7 +32,7 @@ class AuthServicer(auth_service_pb2_grpc.AuthServiceServicer):
         self.accounts = accounts or Accounts(Config(), None, signer, Quotas(Config(), MemoryQuotaStore()))
 
     async def CreateGuest(self, request: apb.CreateGuestRequest, context: Any) -> apb.CreateGuestResponse:
-        name = check_display_name(request.display_name)
+        name = await self.accounts.guest_name(request.display_name, context.peer())
         player_id, token, expires = self.signer.new_player(name)
         return apb.CreateGuestResponse(player_id=player_id, token=token, expires_unix_ms=expires)
 

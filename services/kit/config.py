@@ -164,6 +164,8 @@ class Config:
     failed_login_window_seconds: int = 900
     # Accounts (Register, UpgradeGuest) one address may create an hour; 0: no limit.
     quota_accounts_per_hour: int = 30
+    # Guests (CreateGuest) one address may create an hour; 0: no limit.
+    quota_guests_per_hour: int = 600
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Config:

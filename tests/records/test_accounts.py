@@ -171,3 +171,23 @@ def test_names_that_show_as_nothing_or_a_smear_are_refused(channel: grpc.Channel
 def test_names_with_marks_and_other_scripts_are_welcome(channel: grpc.Channel) -> None:
     for name in ("José", "e\u0301\u0302", "Zoë Ångström", "李小龙", "Σοφία", "🍳 chef"):
         assert auth_stub(channel).CreateGuest(apb.CreateGuestRequest(display_name=name), timeout=5).token
+
+
+def test_a_guest_cannot_take_an_accounts_name_and_guests_are_counted(records_db: RecordsDatabase) -> None:
+    """A black-box audit: a guest named "Chefa417" (or its full-width form) played under a registered
+    account's exact name. Guests are now charged to their address's hourly quota, so the check tells
+    no more usernames than Register does."""
+    server = records_platform(records_db, quota_guests_per_hour=4)
+    try:
+        with grpc.insecure_channel(server.target) as channel:
+            register(channel, "Chefa417", PASSWORD)
+            guests = auth_stub(channel)
+            for name in ("Chefa417", "ｃｈｅｆａ４１７"):
+                assert refusal(lambda n=name: guests.CreateGuest(apb.CreateGuestRequest(display_name=n), timeout=5)) \
+                    == (grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
+            assert guests.CreateGuest(apb.CreateGuestRequest(display_name="Chefa418"), timeout=5).token
+            assert guests.CreateGuest(apb.CreateGuestRequest(display_name="Chef A"), timeout=5).token
+            assert refusal(lambda: guests.CreateGuest(apb.CreateGuestRequest(display_name="Chef B"), timeout=5)) == (
+                grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
+    finally:
+        server.stop()

@@ -217,6 +217,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as error:  # a mistyped SIZZLE_* name or a bad value: one line, no traceback
         print(f"sizzle {args.command}: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # an address it cannot listen on (taken, not this machine's): one line
+        print(f"sizzle {args.command}: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

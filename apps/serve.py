@@ -14,10 +14,10 @@ log = logging.getLogger("sizzle.serve")
 
 
 async def serve(config: Config, services: tuple[str, ...] | None = None) -> None:
+    serve_metrics(config.metrics_port, config.metrics_addr)  # first: a taken port stops it before anything runs
     deps = build_deps(config, services) if services else build_deps(config)
     running = await create_server(config, deps)
     web, no_web = await web_port_beside(config, running)
-    serve_metrics(config.metrics_port, config.metrics_addr)
     print(f"Sizzle is serving on {config.addr} (port {running.port}): {', '.join(running.service_names)}", flush=True)
     if web is not None:
         print(f"Web client and browser API (Connect, gRPC-Web) on {web.url}/", flush=True)
@@ -32,7 +32,8 @@ async def serve(config: Config, services: tuple[str, ...] | None = None) -> None
 
     records = records_url(config)
     print(f"  records (accounts, finished matches, ratings) are kept in {describe(records)}" if records else
-          "  no records are kept (set SIZZLE_RECORDS_URL): history, accounts and ratings live only in Redis",
+          "  no records database (set SIZZLE_RECORDS_URL): no accounts and no match history; ratings live only"
+          " in Redis",
           flush=True)
     if config.uses_dev_key:
         print("  tokens are signed with the DEVELOPMENT key (fine on this machine alone; set SIZZLE_TOKEN_KEY for "

@@ -48,7 +48,10 @@ class Topology:
     def _env(self, **extra: str) -> dict[str, str]:
         return {**os.environ, "SIZZLE_REDIS_URL": self.redis_url, "SIZZLE_REDIS_PREFIX": self.prefix,
                 "SIZZLE_BROKER_URL": self.broker_url, "SIZZLE_BOT_QUEUE": self.queue,
-                "SIZZLE_TOKEN_KEY": "sizzle-loadtest-key-0123456789abcdef", "SIZZLE_GRACE_SECONDS": "1", **extra}
+                "SIZZLE_TOKEN_KEY": "sizzle-loadtest-key-0123456789abcdef", "SIZZLE_GRACE_SECONDS": "1",
+                # every simulated player calls from this one address: the per-address limits would
+                # measure themselves (the per-player ones still hold)
+                "SIZZLE_QUOTA_MATCHES_PER_HOUR_PER_ADDRESS": "0", "SIZZLE_QUOTA_GUESTS_PER_HOUR": "0", **extra}
 
     def _spawn(self, name: str, args: list[str], env: dict[str, str]) -> None:
         log = open(self.logs / f"{name}.log", "w")  # noqa: SIM115

@@ -185,6 +185,10 @@ class Config:
             first = error.errors()[0]
             name = f"{PREFIX}{str(first['loc'][0]).upper()}"
             raise ConfigError(f"{name}={str(first.get('input'))[:40]!r}: {first['msg']}") from None
+        for name, value in values.items():
+            problem = _out_of_range(name, value)
+            if problem:
+                raise ConfigError(f"{PREFIX}{name.upper()}={str(value)[:40]!r}: {problem}")
         return replace(Config(), **values)
 
     def with_overrides(self, **changes: object) -> Config:
@@ -237,6 +241,32 @@ def _settings_class() -> Any:
     types = {"str": str, "int": int, "float": float, "bool": bool}
     definitions: dict[str, Any] = {f.name: (types[str(f.type)], f.default) for f in fields(Config)}
     return create_model("Settings", __base__=FromMapping, **definitions)
+
+
+# Settings that are addresses (host:port; the web port's may be empty: no web port), ports, and
+# numbers that must be positive; every quota, limit and interval must be at least 0 (0: off).
+ADDRESSES = {"addr": False, "web_addr": True}
+PORTS = {"metrics_port"}
+POSITIVE = {"token_ttl_seconds", "failed_login_window_seconds", "max_message_bytes"}
+
+
+def _out_of_range(name: str, value: Any) -> str:
+    """Why a parsed setting cannot be used, or "" (a port of 99999 was wrapped to 34463, a negative
+    quota meant no limit, a negative token lifetime made tokens born expired)."""
+    if name in ADDRESSES:
+        if not value and ADDRESSES[name]:
+            return ""
+        host, _, port = str(value).rpartition(":")
+        if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+            return "not HOST:PORT with a port from 0 to 65535"
+        return ""
+    if name in PORTS:
+        return "" if 0 <= value <= 65535 else "not a port from 0 to 65535 (0: none)"
+    if name in POSITIVE:
+        return "" if value > 0 else "must be more than 0"
+    if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+        return "must be 0 or more"
+    return ""
 
 
 def _parse(env: Mapping[str, str]) -> dict[str, Any]:

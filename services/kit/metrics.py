@@ -70,4 +70,7 @@ def record_rpc(kind: str, service: str, method: str, code: str, seconds: float) 
 def serve_metrics(port: int, addr: str = "127.0.0.1") -> None:
     """Starts the metrics HTTP endpoint (no-op for port 0)."""
     if port:
-        start_http_server(port, addr=addr)
+        try:
+            start_http_server(port, addr=addr)
+        except OSError as error:
+            raise OSError(f"the metrics endpoint cannot listen on {addr}:{port}: {error.strerror or error}") from None

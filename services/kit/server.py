@@ -66,6 +66,9 @@ def server_options(config: Config) -> list[tuple[str, Any]]:
         *channel_options(config),
         ("grpc.max_connection_age_ms", config.max_connection_age_ms),
         ("grpc.max_connection_age_grace_ms", int(config.grace_seconds * 1000)),
+        # gRPC turns SO_REUSEPORT on: a second server on a taken port started beside the first and
+        # took half its connections, each with matches of its own. A taken port is an error.
+        ("grpc.so_reuseport", 0),
     ]
 
 
@@ -82,9 +85,12 @@ async def start_server(config: Config, registrations: Sequence[Registration], ad
     # Descriptors with json_name filled in, so every grpcurl prints lowerCamel JSON (services/kit/reflection_pool.py).
     reflection.enable_server_reflection(served, server, pool=JsonNamePool(served))
     listen = addr or config.addr
-    port = server.add_secure_port(listen, tls.credentials()) if tls else server.add_insecure_port(listen)
+    try:
+        port = server.add_secure_port(listen, tls.credentials()) if tls else server.add_insecure_port(listen)
+    except RuntimeError:  # grpc's "Failed to bind": taken, or not this machine's address
+        port = 0
     if port == 0:
-        raise OSError(f"cannot listen on {listen}")
+        raise OSError(f"cannot listen on {listen} (is another server on it?)")
     if tls:
         log.info("port %d serves %s", port, tls.describe())
     await server.start()

@@ -268,7 +268,7 @@ class Matches:
                 subject = f"player:{record.creator_player_id}"
                 await self.quotas.release(subject, "live_matches", match.match_id)
                 await self.quotas.uncreated(subject, "matches", self.config.quota_matches_per_hour)
-                await self.quotas.uncreated(address, "matches", self.config.quota_matches_per_hour_per_address)
+                await self.quotas.uncreated(address, "address_matches", self.config.quota_matches_per_hour_per_address)
             raise
         self.shared.put((match.match_id, "record", match.version), Loaded(record, engine, state))
         await self._after_commit(record, engine, state, previous=None)
@@ -289,7 +289,7 @@ class Matches:
         try:
             await self.quotas.created(subject, "matches", config.quota_matches_per_hour)
             try:
-                await self.quotas.created(address, "matches", config.quota_matches_per_hour_per_address)
+                await self.quotas.created(address, "address_matches", config.quota_matches_per_hour_per_address)
             except GameError:
                 await self.quotas.uncreated(subject, "matches", config.quota_matches_per_hour)
                 raise

@@ -96,7 +96,7 @@ def test_new_guests_do_not_reset_an_addresss_matches(replicas: Replicas) -> None
     for player in (fresh, fresh_elsewhere):
         with pytest.raises(grpc.RpcError) as caught:
             player.create("hibachi", [BOT, BOT])
-        over_quota(caught.value, "matches_per_hour")
+        over_quota(caught.value, "address_matches_per_hour")
 
 
 @pytest.mark.parametrize("replicas", [{"quota_live_matches": 2}], indirect=True)

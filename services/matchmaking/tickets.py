@@ -4,6 +4,7 @@ authenticates and calls these; the matchmaker loop (matchmaker.py) does the seat
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 
 from services.auth.tokens import PLAYER, Identity
@@ -114,9 +115,22 @@ class Tickets:
             last = await self._owned(player, ticket_id)
             yield last
             while last.status not in FINAL:
-                await waiter.wait(WATCH_POLL_SECONDS)
-                stored = await self.store.get_ticket(ticket_id)
-                if stored is None:  # expired and removed
+                # The store away, the stream waits for it as WatchMatch's does, so a ticket lost with it
+                # ends EXPIRED (ended here, the client's retried watch found no ticket, never EXPIRED).
+                try:
+                    await waiter.wait(WATCH_POLL_SECONDS)
+                except GameError as error:
+                    if error.reason != Reason.ERROR_REASON_STORE_UNAVAILABLE:
+                        raise
+                    await asyncio.sleep(WATCH_POLL_SECONDS)
+                try:
+                    stored = await self.store.get_ticket(ticket_id)
+                except GameError as error:
+                    if error.reason != Reason.ERROR_REASON_STORE_UNAVAILABLE:
+                        raise
+                    await asyncio.sleep(WATCH_POLL_SECONDS)
+                    continue
+                if stored is None:  # expired and removed (or lost with the store)
                     gone = mmpb.Ticket()
                     gone.CopyFrom(last)
                     gone.status = mmpb.TICKET_STATUS_EXPIRED

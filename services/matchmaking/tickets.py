@@ -115,14 +115,9 @@ class Tickets:
             last = await self._owned(player, ticket_id)
             yield last
             while last.status not in FINAL:
+                await waiter.wait(WATCH_POLL_SECONDS)  # (the notifier's wait never fails: it times out)
                 # The store away, the stream waits for it as WatchMatch's does, so a ticket lost with it
                 # ends EXPIRED (ended here, the client's retried watch found no ticket, never EXPIRED).
-                try:
-                    await waiter.wait(WATCH_POLL_SECONDS)
-                except GameError as error:
-                    if error.reason != Reason.ERROR_REASON_STORE_UNAVAILABLE:
-                        raise
-                    await asyncio.sleep(WATCH_POLL_SECONDS)
                 try:
                     stored = await self.store.get_ticket(ticket_id)
                 except GameError as error:

@@ -34,7 +34,6 @@ from sizzle.common.v1 import common_pb2
 Reason = common_pb2.ErrorReason
 
 
-
 def fault_text(exc: BaseException) -> str:
     """What a refusal of a malformed state says of the fault: an invariant's own words (the engines'
     `check_invariants` assert them), never the text of a Python or numpy exception ("index 347 is out
@@ -42,6 +41,7 @@ def fault_text(exc: BaseException) -> str:
     if isinstance(exc, AssertionError) and str(exc):
         return str(exc)
     return "a field is out of range or missing"
+
 
 class Engine(ABC):
     """Base of a game's rules. Subclasses set the class attributes and implement the hooks."""

@@ -149,7 +149,7 @@ def test_a_broken_state_is_refused_without_the_codes_exception_text(
             base.state.Unpack(state)
             ints = [(message, field) for message, field in leaves(state)
                     if field.type in (FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_ENUM)
-                    and field.label != FieldDescriptor.LABEL_REPEATED]
+                    and not field.is_repeated]
             message, field = rng.choice(ints)
             setattr(message, field.name, rng.choice([347, -7, 9, 10**6]))
             packed = pb.GameState(game_id=game)
@@ -177,7 +177,7 @@ def leaves(message):  # type: ignore[no-untyped-def]
 
     for field in message.DESCRIPTOR.fields:
         if field.type == FieldDescriptor.TYPE_MESSAGE:
-            if field.label == FieldDescriptor.LABEL_REPEATED:
+            if field.is_repeated:
                 if not field.message_type.GetOptions().map_entry:
                     for sub in getattr(message, field.name):
                         yield from leaves(sub)

@@ -6,17 +6,22 @@ Where no engine runs (this kind of machine), `docker build` cannot prove the ima
 replays deploy/Dockerfile instead, instruction by instruction, into a sandbox folder that stands for
 the image's root: the build context is a clean checkout's files (`git ls-files`) less
 deploy/Dockerfile.dockerignore's patterns; ARG and ENV set variables, WORKDIR and COPY place files
-under the sandbox, RUN runs in bash with the image's absolute paths (/opt, /src, /app, /tmp) moved
-into the sandbox; `python` is this machine's Python 3.11, as the image's base is. Then every
+under the sandbox (COPY --from copies between the sandbox's paths: every stage shares it), RUN runs
+in bash with the image's absolute paths (/opt, /src, /web, /app, /tmp) moved into the sandbox;
+`python` is this machine's Python 3.11, as the image's base is, and `node` and `npm` are this
+machine's Node 20, as the web stage's base is. Then every
 container the Kubernetes manifests run (each Deployment's and Job's `args`, with the ConfigMap's
 environment moved onto loopback, a Redis prefix of its own and a test key) starts from the sandbox's
 /app with the sandbox's /opt/sizzle/bin first on PATH, and must answer its health check: the gRPC
 health service for `sizzle serve`, /metrics for the bot worker, a short headless run for the load
-test. A COPY of a path the context lacks, a RUN that fails, or a process that never gets healthy
-fails the check with what it printed.
+test. Then the browser's way in: through the routes of the sizzle-web Ingress, the web client's
+page and one Connect call of each service it calls must reach the web port of a process that
+serves them. A COPY of a path the context lacks, a RUN that fails, a process that never gets
+healthy or a route that does not answer fails the check with what it printed.
 
-Needs: the `dockerfile` parser (deploy tools venv), git, bash, Redis at SIZZLE_TEST_REDIS_URL
-(default redis://127.0.0.1:6379/13), and the package registry for the RUN steps' pip installs.
+Needs: the `dockerfile` parser (deploy tools venv), git, bash, Node 20 with npm, Redis at
+SIZZLE_TEST_REDIS_URL (default redis://127.0.0.1:6379/13), and the package registries for the RUN
+steps' pip and npm installs.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
@@ -40,7 +46,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"
-IMAGE_ROOTS = ("/opt", "/src", "/app", "/tmp")  # the image's absolute paths the Dockerfile writes to
+IMAGE_ROOTS = ("/opt", "/src", "/web", "/app", "/tmp")  # the image's absolute paths the Dockerfile writes to
+BUILD_STAGES = ("web", "build")  # the stages whose RUN steps are replayed (the runtime's install system packages)
 HEALTH_SECONDS = 120
 
 
@@ -131,6 +138,25 @@ class Sandbox:
                     into.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(match, into)
 
+    def copy_from_stage(self, sources: list[str], destination: str) -> None:
+        """COPY --from=STAGE: the earlier stage's files are the sandbox's own, at their image paths."""
+        target = self.path(self.expand(destination))
+        for source in sources:
+            origin = self.path(self.expand(source))
+            if not origin.exists():
+                raise SystemExit(f"COPY --from {source}: the earlier stage made no such path")
+            if origin == target:
+                continue
+            if origin.is_dir():
+                shutil.copytree(origin, target, dirs_exist_ok=True)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(origin, target / origin.name if destination.endswith("/") else target)
+
+    def image_value(self, value: str) -> str:
+        """An environment value naming an image path (SIZZLE_WEB_CLIENT_DIR=/app/web), in the sandbox."""
+        return str(self.path(value)) if value.startswith(tuple(r + "/" for r in IMAGE_ROOTS)) else value
+
     def run(self, command: str) -> None:
         workdir = self.path(self.cwd)
         workdir.mkdir(parents=True, exist_ok=True)
@@ -180,10 +206,11 @@ def replay(sandbox: Sandbox) -> None:
             sandbox.path(sandbox.cwd).mkdir(parents=True, exist_ok=True)
         elif cmd == "copy":
             if any(f.startswith("--from=") for f in flags):
-                continue  # from an earlier stage: already in the sandbox at the same path
-            sandbox.copy(value[:-1], value[-1])
+                sandbox.copy_from_stage(value[:-1], value[-1])
+            else:
+                sandbox.copy(value[:-1], value[-1])
         elif cmd == "run":
-            if stage != "build":
+            if stage not in BUILD_STAGES:
                 log(f"skipped in the runtime stage (system packages and users): {value[0][:80]}")
                 continue
             sandbox.run(" ".join(value))
@@ -265,13 +292,15 @@ def start_everything(sandbox: Sandbox, rendered: list[dict[str, Any]], redis_url
     path = f"{sandbox.root}/opt/sizzle/bin:{os.environ['PATH']}"
     started: list[subprocess.Popen[str]] = []
     addresses: dict[str, int] = {}
+    web_ports: dict[str, int] = {}  # Deployment name: its web port on loopback
     order = {"rules": 0, "match": 1, "matchmaking": 2, "worker": 3}
     ranked = sorted(containers(rendered), key=lambda c: next((v for k, v in order.items() if k in c[0]), 9))
     try:
         for name, container in ranked:
             args = [sandbox.expand(a) for a in container.get("command", []) + container.get("args", [])]
             port, metrics = free_port(), free_port()
-            env = {**os.environ, **sandbox.env, **base, "PATH": path, "HOME": str(sandbox.root / "tmp"),
+            image_env = {name: sandbox.image_value(value) for name, value in sandbox.env.items()}
+            env = {**os.environ, **image_env, **base, "PATH": path, "HOME": str(sandbox.root / "tmp"),
                    "SIZZLE_ADDR": f"127.0.0.1:{port}", "SIZZLE_METRICS_PORT": str(metrics),
                    "SIZZLE_METRICS_ADDR": "127.0.0.1", "SIZZLE_REDIS_URL": redis_url, "SIZZLE_REDIS_PREFIX": prefix,
                    "SIZZLE_BROKER_URL": broker, "SIZZLE_BOT_QUEUE": prefix, "SIZZLE_GRACE_SECONDS": "1",
@@ -290,6 +319,9 @@ def start_everything(sandbox: Sandbox, rendered: list[dict[str, Any]], redis_url
                 service = args[args.index("--services") + 1] if "--services" in args else "all"
                 check = grpc_healthy(sandbox, port)
                 addresses[service] = port
+                if env.get("SIZZLE_WEB_ADDR"):
+                    web_ports[name] = free_port()
+                    env["SIZZLE_WEB_ADDR"] = f"127.0.0.1:{web_ports[name]}"
             elif args[:2] == ["sizzle", "worker"]:
                 check = http_ok(metrics, "/metrics")
             elif args and args[0] == "locust":
@@ -308,6 +340,7 @@ def start_everything(sandbox: Sandbox, rendered: list[dict[str, Any]], redis_url
                                     text=True, start_new_session=True)
             started.append(proc)
             wait_healthy(name, proc, check)
+        check_web_routes(rendered, web_ports)
     finally:
         for proc in reversed(started):
             with_suppressed(lambda p=proc: os.killpg(p.pid, signal.SIGTERM))
@@ -317,6 +350,62 @@ def start_everything(sandbox: Sandbox, rendered: list[dict[str, Any]], redis_url
             except subprocess.TimeoutExpired:
                 with_suppressed(lambda p=proc: os.killpg(p.pid, signal.SIGKILL))
         cleanup_redis(redis_url, prefix, broker)
+
+
+# One call a service of the web client takes without a token, and what its answer must hold.
+WEB_PROBES = {
+    "sizzle.auth.v1.AuthService": ("CreateGuest", {"displayName": "Replay"}, "token"),
+    "sizzle.match.v1.MatchService": ("ListMatches", {}, ""),
+    "sizzle.matchmaking.v1.MatchmakingService": ("ListLeaderboard", {"gameId": "hibachi"}, ""),
+    "sizzle.rules.v1.RulesService": ("ListGames", {}, "games"),
+}
+
+
+def check_web_routes(rendered: list[dict[str, Any]], web_ports: dict[str, int]) -> None:
+    """The browser's way in, as the Ingress routes it: each path to its Service, the Service to the
+    pods its selector picks (here, the Deployment's process and its web port). The client's page and
+    one Connect call of each service the web client calls must answer."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from validate import web_client_services, web_routes
+
+    ingresses = [obj for obj in rendered if obj.get("kind") == "Ingress"]
+    if len(ingresses) != 1:
+        raise SystemExit(f"want one Ingress for the web client, found {len(ingresses)}")
+    routes = web_routes(ingresses[0])
+    services = {obj["metadata"]["name"]: obj for obj in rendered if obj.get("kind") == "Service"}
+    deployments = {obj["metadata"]["name"]: obj for obj in rendered if obj.get("kind") == "Deployment"}
+
+    def port_for(path: str) -> int:
+        prefix, service_name = next((p, s) for p, s in routes if path.startswith(p))
+        selector = services[service_name]["spec"]["selector"]
+        for name, deployment in deployments.items():
+            labels = deployment["spec"]["template"]["metadata"]["labels"]
+            if all(labels.get(k) == v for k, v in selector.items()) and name in web_ports:
+                return web_ports[name]
+        raise SystemExit(f"the Ingress routes {prefix} to {service_name}, whose pods open no web port")
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port_for('/')}/", timeout=5) as page:
+        body = page.read().decode()
+        if page.status != 200 or "<script" not in body:
+            raise SystemExit(f"the web client's page through the Ingress: {page.status} {body[:200]!r}")
+    log("web: the client's page answers through the Ingress's / route")
+    for rpc_service in web_client_services():
+        if rpc_service not in WEB_PROBES:
+            raise SystemExit(f"no web probe for {rpc_service}: add one to WEB_PROBES")
+        method, body_json, must_hold = WEB_PROBES[rpc_service]
+        path = f"/{rpc_service}/{method}"
+        request = urllib.request.Request(f"http://127.0.0.1:{port_for(path)}{path}", method="POST",
+                                         data=json.dumps(body_json).encode(),
+                                         headers={"Content-Type": "application/json", "Connect-Protocol-Version": "1",
+                                                  "X-Forwarded-For": "203.0.113.7"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                answer = json.loads(response.read() or b"{}")
+        except urllib.error.HTTPError as refused:
+            raise SystemExit(f"{path} through the Ingress: HTTP {refused.code} {refused.read()[:300]!r}") from None
+        if must_hold and must_hold not in answer:
+            raise SystemExit(f"{path} through the Ingress answered without {must_hold!r}: {str(answer)[:300]}")
+        log(f"web: {path} answers through the Ingress")
 
 
 def with_suppressed(call: Any) -> None:

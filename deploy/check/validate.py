@@ -150,6 +150,22 @@ def containers_of(pod_spec: dict[str, Any]) -> list[dict[str, Any]]:
     return list(pod_spec.get("initContainers") or []) + list(pod_spec.get("containers") or [])
 
 
+def web_client_services() -> list[str]:
+    """The RPC services the browser client calls: each `createClient(XService, ...)` of
+    clients/web/src/api.ts, by its full name (from the import's generated path)."""
+    source = (ROOT / "clients" / "web" / "src" / "api.ts").read_text()
+    imports = dict(re.findall(r'import \{ (\w+) \} from "\./gen/(sizzle/\w+/v\d+)/\w+_pb\.js"', source))
+    return [f"{imports[name].replace('/', '.')}.{name}" for name in re.findall(r"createClient\((\w+),", source)]
+
+
+def web_routes(ingress: dict[str, Any]) -> list[tuple[str, str]]:
+    """An Ingress's (path, Service name) pairs, longest path first (how a controller picks)."""
+    routes = [(str(path.get("path", "/")), str(((path.get("backend") or {}).get("service") or {}).get("name")))
+              for rule in (ingress.get("spec") or {}).get("rules") or []
+              for path in (rule.get("http") or {}).get("paths") or []]
+    return sorted(routes, key=lambda route: -len(route[0]))
+
+
 def check_references(objects: list[dict[str, Any]], external_secrets: set[str], report: Report, where: str) -> None:
     by_kind: dict[str, dict[str, dict[str, Any]]] = {}
     seen: set[tuple[str, str, str]] = set()
@@ -331,6 +347,29 @@ def check_references(objects: list[dict[str, Any]], external_secrets: set[str], 
                 value = port.get("port")
                 if (isinstance(value, int) and value not in numbers) or (isinstance(value, str) and value not in names):
                     report.add(where, f"{kn(policy)}: allows port {value!r}, which the selected pods do not expose")
+
+    for ingress in by_kind.get("Ingress", {}).values():
+        backends = [path.get("backend") or {} for rule in (ingress.get("spec") or {}).get("rules") or []
+                    for path in (rule.get("http") or {}).get("paths") or []]
+        for backend in backends:
+            service_ref = backend.get("service") or {}
+            service = by_kind.get("Service", {}).get(service_ref.get("name"))
+            if service is None:
+                report.add(where, f"{kn(ingress)}: routes to Service {service_ref.get('name')!r}, which is not defined")
+                continue
+            ports = (service.get("spec") or {}).get("ports") or []
+            wanted = service_ref.get("port") or {}
+            key, value = ("name", wanted.get("name")) if "name" in wanted else ("port", wanted.get("number"))
+            if not any(p.get(key) == value for p in ports):
+                report.add(where, f"{kn(ingress)}: {kn(service)} has no port {wanted}")
+        routed = web_routes(ingress)
+        called = web_client_services()
+        if not called:
+            report.add(where, "found no createClient(...) in clients/web/src/api.ts: cannot check the web routes")
+        for rpc_service in called:
+            if not any(f"/{rpc_service}/".startswith(prefix) and prefix != "/" for prefix, _ in routed):
+                report.add(where, f"{kn(ingress)}: no path for /{rpc_service}/, which the web client calls "
+                                  "(clients/web/src/api.ts)")
 
     for monitor in by_kind.get("ServiceMonitor", {}).values():
         spec = monitor.get("spec") or {}
@@ -573,7 +612,7 @@ def cmd_dockerfile(args: argparse.Namespace) -> int:
                     "Kubernetes can verify runAsNonRoot",
                 )
         exposed = {p.split("/")[0] for c in final["commands"] if c.cmd == "EXPOSE" for p in c.value}
-        for port in ("50051", "9100"):
+        for port in ("50051", "8080", "9100"):
             if port not in exposed:
                 report.add(where, f"the final stage does not EXPOSE {port}")
         for command in final["commands"]:
@@ -585,6 +624,7 @@ def cmd_dockerfile(args: argparse.Namespace) -> int:
         for needle, why in (
             ("scripts/gen_protos.py", "generates the protobuf code"),
             ("pip install", "installs the distribution"),
+            ("npm run build", "builds the web client"),
         ):
             if needle not in build_text:
                 report.add(where, f"no build stage {why} ({needle!r} not found)")

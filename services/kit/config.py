@@ -38,6 +38,14 @@ class Config:
     # Origins of third-party web clients allowed to call the web port (CORS), comma-separated; "*" for
     # any; empty: only pages the web port serves itself.
     web_cors_origins: str = ""
+    # Folder of the built web client the web port serves; empty: clients/web/dist of this checkout
+    # (`make web`). The image sets the folder its web stage built.
+    web_client_dir: str = ""
+    # Proxies in front of the web port that each append the caller's address to X-Forwarded-For (an
+    # Ingress: 1). The web port then takes the caller's address from there, for the per-address
+    # quotas; 0: the connection's own address (callers reach the port directly). Never more than
+    # really stand in front: a caller can write the header's earlier entries itself.
+    web_proxy_hops: int = 0
     # Redis for live matches, pools, ratings and logs; empty: the embedded in-process store.
     redis_url: str = ""
     # Key prefix of every Redis key this deployment writes (tests use one per run).

@@ -13,6 +13,7 @@ from typing import Any
 
 from hypercorn.asyncio import serve
 from hypercorn.config import Config as HypercornConfig
+from hypercorn.middleware import ProxyFixMiddleware
 
 from services.kit.config import Config
 from services.kit.interceptor import Admission
@@ -63,10 +64,15 @@ class RunningWeb:
 
 
 async def start_web(config: Config, registrations: Sequence[Registration], admit: Admission | None,
-                    addr: str | None = None, client_dir: Path = CLIENT_DIR) -> RunningWeb:
-    """Serves `registrations` (the servicers the gRPC server serves) on the web port."""
+                    addr: str | None = None, client_dir: Path | None = None) -> RunningWeb:
+    """Serves `registrations` (the servicers the gRPC server serves) on the web port, with the web
+    client's files from `client_dir` (default: SIZZLE_WEB_CLIENT_DIR, else this checkout's build)."""
     endpoints = await intercepted_endpoints(registrations, admit)
-    site = build_site(RpcApp(endpoints, config.max_message_bytes), config.web_cors_origins, client_dir)
+    if client_dir is None:
+        client_dir = Path(config.web_client_dir) if config.web_client_dir else CLIENT_DIR
+    site: Any = build_site(RpcApp(endpoints, config.max_message_bytes), config.web_cors_origins, client_dir)
+    if config.web_proxy_hops:  # behind an Ingress: the caller is the proxies' X-Forwarded-For entry
+        site = ProxyFixMiddleware(site, mode="legacy", trusted_hops=config.web_proxy_hops)
     sock = bind(addr or config.web_addr)
     host, port = sock.getsockname()[:2]
     settings = HypercornConfig()

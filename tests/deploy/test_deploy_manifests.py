@@ -134,7 +134,8 @@ def test_grpc_services_use_native_grpc_probes_and_drain_gracefully(prod: list[Ob
         assert container["args"] == ["sizzle", "serve", "--services", name]
         for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
             assert container[probe]["grpc"] == {"port": 50051}, f"{name} {probe}"
-        assert {p["name"]: p["containerPort"] for p in container["ports"]} == {"grpc": 50051, "metrics": 9100}
+        ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+        assert ports == {"grpc": 50051, "web": 8080, "metrics": 9100}
         sleep = container["lifecycle"]["preStop"]["exec"]["command"]
         assert sleep[0] == "sleep"
         # The kubelet's SIGKILL must come after the preStop sleep and the drain.
@@ -279,6 +280,36 @@ def test_prod_network_policies(prod: list[Obj]) -> None:
     # Match and matchmaking: any client.
     for name in ("sizzle-match", "sizzle-matchmaking"):
         assert sources_on(policy_for(name), 50051) == [None]
+
+    # The web ports: the Ingress controller only (the quotas trust the X-Forwarded-For entry it adds).
+    for name in SERVICES:
+        assert sources_on(policy_for(f"sizzle-{name}"), 8080) == [
+            [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "ingress-nginx"}}}]
+        ], name
+
+
+def test_the_browser_reaches_every_service_through_one_ingress(prod: list[Obj]) -> None:
+    """Each service pod serves its own services on its web port; the Ingress sends each RPC path to
+    the pods that serve it and the rest (the client's files) to match, and the pods read the caller's
+    address from the one X-Forwarded-For entry the Ingress adds."""
+    (ingress,) = of_kind(prod, "Ingress").values()
+    routes = {p["path"]: p["backend"]["service"] for r in ingress["spec"]["rules"] for p in r["http"]["paths"]}
+    assert routes == {
+        "/sizzle.auth.v1.AuthService/": {"name": "sizzle-match", "port": {"name": "web"}},
+        "/sizzle.match.v1.MatchService/": {"name": "sizzle-match", "port": {"name": "web"}},
+        "/sizzle.matchmaking.v1.MatchmakingService/": {"name": "sizzle-matchmaking", "port": {"name": "web"}},
+        "/sizzle.rules.v1.RulesService/": {"name": "sizzle-rules", "port": {"name": "web"}},
+        "/": {"name": "sizzle-match", "port": {"name": "web"}},
+    }
+    assert ingress["metadata"]["annotations"]["nginx.ingress.kubernetes.io/proxy-buffering"] == "off"
+    services, deployments = of_kind(prod, "Service"), of_kind(prod, "Deployment")
+    for name in SERVICES:
+        web = next(p for p in services[f"sizzle-{name}"]["spec"]["ports"] if p["name"] == "web")
+        assert web["port"] == 8080 and web["targetPort"] == "web"
+        (container,) = deployments[f"sizzle-{name}"]["spec"]["template"]["spec"]["containers"]
+        assert {"name": "web", "containerPort": 8080} in container["ports"]
+    data = config(prod)
+    assert data["SIZZLE_WEB_ADDR"] == "0.0.0.0:8080" and data["SIZZLE_WEB_PROXY_HOPS"] == "1"
 
 
 def test_prod_namespace_enforces_restricted_pod_security(prod: list[Obj]) -> None:

@@ -31,7 +31,8 @@ class WebPlatform:
         await self.platform.stop(grace)
 
 
-async def start_web_platform(config: Config, deps: Deps, client_dir: Path = CLIENT_DIR) -> WebPlatform:
+async def start_web_platform(config: Config, deps: Deps, client_dir: Path | None = CLIENT_DIR) -> WebPlatform:
+    """`client_dir` None: the folder SIZZLE_WEB_CLIENT_DIR names, as `sizzle serve` finds it."""
     platform = await create_server(config, deps)
     web = await start_web(config, platform.registrations, platform.admit, addr="127.0.0.1:0", client_dir=client_dir)
     return WebPlatform(platform, web)

@@ -259,6 +259,41 @@ def test_the_rate_limit_admits_web_calls_like_grpc_calls() -> None:
         server.stop()
 
 
+@pytest.mark.parametrize("hops", [0, 1])
+def test_behind_a_proxy_the_quotas_count_the_callers_forwarded_address(hops: int) -> None:
+    """In the cluster every browser call reaches a pod through the Ingress, so the connection's address
+    is the proxy's: with SIZZLE_WEB_PROXY_HOPS=1 the per-address quotas count the address the proxy
+    appended to X-Forwarded-For instead; with 0 (callers reach the port directly) the header is the
+    caller's own text and is ignored, or it would choose its own quota."""
+    server = ServerThread(lambda: start_web_platform(
+        web_config(quota_requests_per_second=0.001, quota_request_burst=2, web_proxy_hops=hops), Deps()))
+    try:
+        url = f"{server.running.url}/sizzle.rules.v1.RulesService/ListGames"
+
+        def from_(address: str, written_by_caller: str = "") -> int:
+            chain = ", ".join(filter(None, [written_by_caller, address]))
+            return post_json(url, {}, {"X-Forwarded-For": chain})[0]
+
+        assert [from_("203.0.113.1"), from_("203.0.113.1")] == [200, 200]
+        assert from_("203.0.113.1") == 429
+        # Another browser behind the same proxy; then the first again, forging an earlier entry.
+        assert from_("203.0.113.2") == (200 if hops else 429)
+        assert from_("203.0.113.1", written_by_caller="198.51.100.9") == 429
+    finally:
+        server.stop()
+
+
+def test_the_client_files_come_from_the_configured_folder(tmp_path: Path) -> None:
+    """The image carries the client's build at /app/web (SIZZLE_WEB_CLIENT_DIR), not in a checkout."""
+    (tmp_path / "index.html").write_text("<!doctype html><title>Sizzle from the image</title>")
+    server = ServerThread(lambda: start_web_platform(web_config(web_client_dir=str(tmp_path)), Deps(), client_dir=None))
+    try:
+        with urllib.request.urlopen(f"{server.running.url}/", timeout=10) as response:
+            assert b"Sizzle from the image" in response.read()
+    finally:
+        server.stop()
+
+
 def test_the_client_is_served_with_security_headers(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text("<!doctype html><title>Sizzle</title>")
     server = ServerThread(lambda: start_web_platform(web_config(), Deps(), client_dir=tmp_path))

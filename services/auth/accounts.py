@@ -3,7 +3,10 @@
 - A username is also the name other players see, under the display-name rules of guests (1 to 32
   printable characters, spaces at the ends dropped). It is unique regardless of case and of Unicode
   compatibility forms: its key is NFKC, case-folded, NFKC again ("Ａｌｉｃｅ", "ALICE" and "alice" are
-  one name); the records store's unique index on the key settles two registrations racing.
+  one name); the records store's unique index on the key settles two registrations racing. Nor may
+  it look like another: its skeleton (Unicode TR39, by ICU's spoof checker) is unique too, so a
+  Cyrillic "Сhef" (U+0421) or "ChefI" (a capital I) cannot register beside "Chef" or "Chefl". A login
+  still names its account by the key: a look-alike name is just a wrong username.
 - Passwords are hashed with Argon2id (argon2-cffi's defaults, RFC 9106's second recommended
   profile), in worker threads, at most two at a time: a hash takes tens of milliseconds of CPU.
 - Failed logins are limited per username from one address, and per address whatever the usernames,
@@ -24,12 +27,14 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import secrets
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -43,6 +48,9 @@ from sizzle.common.v1 import common_pb2
 
 Reason = common_pb2.ErrorReason
 MAX_NAME_CHARS = 32
+# A username's key and skeleton, as the records' columns hold them (a name's NFKC form can be many
+# times its length: one U+FDFA is 18 letters).
+MAX_KEY_CHARS, MAX_SKELETON_CHARS = 256, 1024
 MIN_PASSWORD_CHARS, MAX_PASSWORD_CHARS = 8, 128
 FAILED_LOGINS = "failed_logins"
 HASHING_AT_ONCE = 2
@@ -75,6 +83,22 @@ def username_key(username: str) -> str:
     """What makes a username unique: NFKC, case-folded, NFKC again (case folding can leave a form
     that NFKC changes)."""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username.strip()).casefold())
+
+
+@functools.cache
+def _spoof_checker() -> Any:
+    import icu  # PyICU (pyicu-wheels): ICU's data tables, loaded once a process
+
+    return icu.SpoofChecker()
+
+
+def username_skeleton(username: str) -> str:
+    """What a username looks like: two names with one skeleton are confusable (Unicode TR39). The
+    skeleton of the NFKC form, case-folded, then skeleton again: the first pass maps look-alikes that
+    differ in case ("I" and "l"), the second those that case folding made ("Ѕ" to "ѕ" to "s")."""
+    checker = _spoof_checker()
+    looks = checker.getSkeleton(0, unicodedata.normalize("NFKC", username.strip()))
+    return str(checker.getSkeleton(0, unicodedata.normalize("NFKC", looks.casefold())))
 
 
 def check_password(password: str) -> str:
@@ -117,12 +141,13 @@ class Accounts:
         if self.records is None:
             return name
         try:
-            taken = await self.records.account_by_key(username_key(name)) is not None
+            taken = await self.records.account_like(username_key(name), username_skeleton(name)) is not None
         except Exception:  # the records database is down: guests still play (the name is unchecked)
             log.warning("could not check a guest's name against the accounts", exc_info=True)
             return name
         if taken:
-            raise GameError(Reason.ERROR_REASON_USERNAME_TAKEN, f"{name!r} is an account's name: log in to play as it",
+            raise GameError(Reason.ERROR_REASON_USERNAME_TAKEN,
+                            f"{name!r} is, or looks like, an account's name: log in to play as it",
                             {"field": "display_name"})
         return name
 
@@ -156,17 +181,21 @@ class Accounts:
         name = check_display_name(username, "username")
         check_password(password)
         records = self._records()
-        key = username_key(name)
+        key, skeleton = username_key(name), username_skeleton(name)
+        if len(key) > MAX_KEY_CHARS or len(skeleton) > MAX_SKELETON_CHARS:  # "ﷺ" is 18 letters in NFKC
+            raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,
+                            "username is too long once its compatibility characters are spelled out",
+                            {"field": "username"})
         if await records.account_of(player_id) is not None:
             raise _registered()
         subject = subject_of(None, "", peer)
         per_hour = self.config.quota_accounts_per_hour
         await self.quotas.created(subject, "accounts", per_hour)  # before the lookup: a taken name costs too
-        if await records.account_by_key(key) is not None:
+        if await records.account_like(key, skeleton) is not None:
             raise _taken(name)
         try:
             hashed = await self._hash(password)
-            result = await records.create_account(Account(player_id, name, key, hashed, self.clock()))
+            result = await records.create_account(Account(player_id, name, key, hashed, self.clock(), skeleton))
         except BaseException:
             await self.quotas.uncreated(subject, "accounts", per_hour)
             raise
@@ -231,7 +260,7 @@ def _new_hex(size: int = 8) -> str:
 
 
 def _taken(name: str) -> GameError:
-    return GameError(Reason.ERROR_REASON_USERNAME_TAKEN, f"the username {name!r} is taken")
+    return GameError(Reason.ERROR_REASON_USERNAME_TAKEN, f"the username {name!r} is taken, or looks like one that is")
 
 
 def _registered() -> GameError:

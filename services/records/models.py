@@ -35,6 +35,9 @@ class AccountRow(Base):
     username_key: Mapped[str] = mapped_column(String(256), unique=True)
     password_hash: Mapped[str] = mapped_column(String(256))
     created_unix_ms: Mapped[int] = mapped_column(BigInteger)
+    # What the name looks like (services/auth/accounts.py, username_skeleton); NULL for an account of
+    # before revision 0003 whose skeleton an older account had (NULLs never collide).
+    username_skeleton: Mapped[str | None] = mapped_column(String(1024), unique=True, nullable=True)
 
 
 class FinishedMatchRow(Base):

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from sqlalchemy import Select, select, tuple_, update
+from sqlalchemy import Select, or_, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
@@ -176,24 +176,34 @@ class SqlRecordsStore(RecordsStore):
     async def create_account(self, account: Account) -> str:
         row = {"player_id": account.player_id, "username": account.username, "username_key": account.username_key,
                "password_hash": account.password_hash, "created_unix_ms": account.created_unix_ms}
+        if account.username_skeleton:
+            row["username_skeleton"] = account.username_skeleton
         async with _available(), self.engine.begin() as connection:
             result = await connection.execute(self._insert(AccountRow).values(row).on_conflict_do_nothing())
             if result.rowcount == 1:
                 return CREATED
-        return USERNAME_TAKEN if await self.account_by_key(account.username_key) is not None else PLAYER_TAKEN
+        taken = await self.account_like(account.username_key, account.username_skeleton)
+        return USERNAME_TAKEN if taken is not None else PLAYER_TAKEN
 
-    async def _account(self, column: Any, value: str) -> Account | None:
+    async def _account(self, condition: Any) -> Account | None:
         async with _available(), self.engine.connect() as connection:
-            row = (await connection.execute(select(AccountRow).where(column == value))).first()
+            row = (await connection.execute(select(AccountRow).where(condition).limit(1))).first()
         if row is None:
             return None
-        return Account(row.player_id, row.username, row.username_key, row.password_hash, row.created_unix_ms)
+        return Account(row.player_id, row.username, row.username_key, row.password_hash, row.created_unix_ms,
+                       row.username_skeleton or "")
 
     async def account_by_key(self, username_key: str) -> Account | None:
-        return await self._account(AccountRow.username_key, username_key)
+        return await self._account(AccountRow.username_key == username_key)
+
+    async def account_like(self, username_key: str, username_skeleton: str) -> Account | None:
+        if not username_skeleton:
+            return await self.account_by_key(username_key)
+        return await self._account(or_(AccountRow.username_key == username_key,
+                                       AccountRow.username_skeleton == username_skeleton))
 
     async def account_of(self, player_id: str) -> Account | None:
-        return await self._account(AccountRow.player_id, player_id)
+        return await self._account(AccountRow.player_id == player_id)
 
     # ---------------------------------------------------------------- ratings
     async def get_ratings(self, game_id: str, player_ids: Sequence[str]) -> dict[str, StoredRating]:

@@ -89,6 +89,9 @@ class Account:
     username_key: str  # what makes it unique: NFKC, case-folded (services/auth/accounts.py)
     password_hash: str
     created_unix_ms: int
+    # What it looks like (a TR39 skeleton, services/auth/accounts.py), unique too; "" for an account
+    # registered before skeletons were kept whose skeleton another account had first.
+    username_skeleton: str = ""
 
 
 @dataclass(frozen=True)
@@ -157,10 +160,15 @@ class RecordsStore(ABC):
     # ---------------------------------------------------------------- accounts
     @abstractmethod
     async def create_account(self, account: Account) -> str:
-        """CREATED, or USERNAME_TAKEN / PLAYER_TAKEN when another account has its key or player id."""
+        """CREATED, or USERNAME_TAKEN / PLAYER_TAKEN when another account has its key or skeleton, or
+        its player id."""
 
     @abstractmethod
     async def account_by_key(self, username_key: str) -> Account | None: ...
+
+    @abstractmethod
+    async def account_like(self, username_key: str, username_skeleton: str) -> Account | None:
+        """An account with this key, or one that looks alike (this skeleton), if any."""
 
     @abstractmethod
     async def account_of(self, player_id: str) -> Account | None: ...

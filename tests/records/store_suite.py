@@ -95,6 +95,14 @@ async def usernames_and_player_ids_are_unique(store: RecordsStore) -> None:
     racing = await asyncio.gather(*(store.create_account(Account(f"p_{i}", "Carol", "carol", "h", 4))
                                     for i in range(5)))
     assert sorted(racing) == [CREATED] + [USERNAME_TAKEN] * 4
+    # A skeleton is unique too: another key that looks alike is taken, also when racing.
+    assert await store.create_account(Account("p_d", "Dan", "dan", "h", 5, "Dan-skeleton")) == CREATED
+    assert await store.create_account(Account("p_e", "D\u0430n", "d\u0430n", "h", 6, "Dan-skeleton")) == USERNAME_TAKEN
+    assert (await store.account_like("d\u0430n", "Dan-skeleton")) == await store.account_by_key("dan")
+    assert await store.account_like("eve", "Eve-skeleton") is None
+    racing = await asyncio.gather(*(store.create_account(Account(f"p_f{i}", "Fay", f"fay{i}", "h", 7, "Fay-skeleton"))
+                                    for i in range(5)))
+    assert sorted(racing) == [CREATED] + [USERNAME_TAKEN] * 4
 
 
 async def a_match_is_rated_once(store: RecordsStore) -> None:

@@ -191,3 +191,29 @@ def test_a_guest_cannot_take_an_accounts_name_and_guests_are_counted(records_db:
                 grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
     finally:
         server.stop()
+
+
+def test_a_username_may_not_look_like_another_in_any_script(channel: grpc.Channel) -> None:
+    """Names that look alike across scripts are one name (Unicode TR39 skeletons, by ICU): a Cyrillic
+    "С" (U+0421) or an "l" for a "1" registered as another account, or a guest, beside "Chefa417"."""
+    taken = (grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
+    made = register(channel, "Chefa417", PASSWORD)
+    for lookalike in ("\u0421hefa417", "\u0421h\u0435f\u0430417", "Chefa4l7", "CHEFA417", "\u0421HEFA4I7"):
+        assert refusal(lambda n=lookalike: register(channel, n, PASSWORD)) == taken, lookalike
+        assert refusal(lambda n=lookalike: auth_stub(channel).CreateGuest(
+            apb.CreateGuestRequest(display_name=n), timeout=5)) == taken, lookalike
+    # A login names its account by the name's key: a look-alike is a wrong username, not a way in.
+    assert refusal(lambda: login(channel, "\u0421hefa417", PASSWORD)) == (
+        grpc.StatusCode.UNAUTHENTICATED, "INVALID_CREDENTIALS")
+    assert login(channel, "chefa417", PASSWORD).player_id == made.player_id
+    # Names that merely share letters stay free, in every script.
+    for name in ("Chefa418", "Chef a417", "\u0421\u0435\u0440\u0433\u0435\u0439", "\u041f\u0435\u0442\u044f"):
+        assert register(channel, name, PASSWORD).username == name
+
+
+def test_a_name_too_long_once_spelled_out_is_refused_not_a_server_error(channel: grpc.Channel) -> None:
+    """U+FDFA is one printable character and 18 letters in NFKC: 32 of them made a key longer than
+    the records' column, which PostgreSQL refused with an error the caller got as INTERNAL."""
+    assert refusal(lambda: register(channel, "\ufdfa" * 32, PASSWORD)) == (
+        grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST")
+    assert register(channel, "\ufdfa", PASSWORD).username == "\ufdfa"

@@ -13,9 +13,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection
 
+from services.auth.accounts import username_skeleton
 from services.records.migrate import head_revision, migrate
 from services.records.models import Base
-from services.records.store import APPLIED, CREATED, Account, RatingUpdate
+from services.records.store import APPLIED, CREATED, USERNAME_TAKEN, Account, RatingUpdate
 from tests.records.databases import RecordsDatabase
 from tests.records.store_suite import finished
 
@@ -48,6 +49,10 @@ def test_the_previous_schema_upgrades_with_its_rows(postgres_db: RecordsDatabase
             try:
                 assert await store.put_match(finished("m_old", ["p_a", "p_b"], 1_000))
                 assert await store.create_account(Account("p_a", "Alice", "alice", "hash", 1)) == CREATED
+                # Two names that look alike, both registered before skeletons were kept: "Bob" (U+0412)
+                # in Cyrillic, then in Latin letters.
+                assert await store.create_account(Account("p_c", "\u0412ob", "\u0432ob", "hash", 2)) == CREATED
+                assert await store.create_account(Account("p_d", "Bob", "bob", "hash", 3)) == CREATED
             finally:
                 await store.close()
 
@@ -58,6 +63,12 @@ def test_the_previous_schema_upgrades_with_its_rows(postgres_db: RecordsDatabase
                 assert old is not None and [e.version for e in old.log] == [0, 1, 2]
                 assert [e.match.match_id for e in (await store.history("p_b", "", "", 5)).entries] == ["m_old"]
                 assert (await store.account_by_key("alice")) is not None
+                # The older keeps the skeleton; the younger keeps its name and login, without one.
+                older, younger = await store.account_by_key("\u0432ob"), await store.account_by_key("bob")
+                assert older is not None and older.username_skeleton == username_skeleton("Bob")
+                assert younger is not None and younger.username_skeleton == ""
+                assert await store.create_account(Account("p_e", "B\u03bfb", "b\u03bfb", "h", 4,
+                                                          username_skeleton("B\u03bfb"))) == USERNAME_TAKEN
                 update = RatingUpdate("p_a", 0, 26.0, 8.0, 1, "Alice")
                 assert await store.apply_ratings("grill_party", "m_old", [update], 2_000) == APPLIED
             finally:

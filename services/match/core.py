@@ -68,6 +68,14 @@ def visible_events(events: Sequence[common_pb2.Event], seat: int, everything: bo
     return out
 
 
+def secrets_seat(match: mpb.Match, seat: int) -> int:
+    """Whose secrets a caller holding `seat` may read: its seat's once the game runs, none while the
+    table waits. The cards are dealt at creation and a waiting seat changes hands (a player leaves,
+    the seat is open again), so a seat's view then would let anyone go round the open seats reading
+    the hands the others will play."""
+    return -1 if match.status == WAITING else seat
+
+
 def digest(data: bytes) -> bytes:
     """8 bytes of SHA-256: what a log entry keeps of a request id and of the request."""
     return hashlib.sha256(data).digest()[:8]
@@ -383,7 +391,7 @@ class Matches:
         if "seat" in fields:
             response.seat = seat
         if "view" in fields or "rendering" in fields:
-            view = loaded.engine.view(loaded.state, seat)
+            view = loaded.engine.view(loaded.state, secrets_seat(loaded.match, seat))
             if "view" in fields:
                 response.view.Pack(view)
             if "rendering" in fields:
@@ -748,8 +756,9 @@ class Matches:
             made = self._advance_to(loaded.engine, state, missed, loaded.match.version)
         async with self.store.watching(match_id):
             while True:
-                view, rendering, legal = await self._seat_view(loaded, seat)
-                yield mpb.WatchMatchResponse(match=loaded.match, events=visible_events(made, seat), view=view,
+                reader = secrets_seat(loaded.match, seat)
+                view, rendering, legal = await self._seat_view(loaded, reader)
+                yield mpb.WatchMatchResponse(match=loaded.match, events=visible_events(made, reader), view=view,
                                              rendering=rendering, legal_actions=legal, seat=seat)
                 last = loaded.match.version
                 if loaded.match.status == FINISHED:
@@ -807,7 +816,7 @@ class Matches:
         loaded, entries = await self._replay_source(match_id)
         complete = loaded.match.status == FINISHED
         actor = None if complete or identity is None or identity.kind == BOT else self.seat_of(identity, loaded.match)
-        seat = actor.seat if actor else -1
+        seat = secrets_seat(loaded.match, actor.seat) if actor else -1
         response = mpb.GetReplayResponse(match=loaded.match, complete=complete,
                                          num_players=loaded.state.core.num_players,
                                          keyed_draws=bool(loaded.state.core.random.key))

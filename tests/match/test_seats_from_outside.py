@@ -109,3 +109,37 @@ def test_joining_a_seat_the_table_does_not_have_is_an_invalid_seat(platform: Ser
         code, _, err = call(target, f"{M}/JoinMatch", {"match_id": match_id, "seat": seat}, host)
         assert code == INVALID_ARGUMENT and '"reason":"INVALID_SEAT"' in err.replace(" ", ""), (seat, err)
     assert ok(target, f"{M}/JoinMatch", {"match_id": match_id, "seat": 1}, host)["seat"] == 1
+
+
+GAMES_AND_TABLES = [("license_to_grill", 3), ("grill_party", 2), ("a_la_carte", 2), ("a_la_carte_cards", 2),
+                    ("hibachi", 2)]
+
+
+def test_a_waiting_seat_shows_nothing_of_its_hand_until_the_game_starts(platform: ServerThread) -> None:
+    """A black-box audit: the cards are dealt when the table is created, and a seat token showed its
+    seat's hand while the table waited. Since a waiting seat is open again when left, one player went
+    round the open seats (join, GetMatch, leave) and sat down knowing every other hand. A waiting seat
+    now sees what a spectator sees, through every call; its own hand shows once the game runs."""
+    target = platform.target
+    for game_id, humans in GAMES_AND_TABLES:
+        host = guest(target, "host")
+        seats = [{"kind": "SEAT_KIND_HUMAN"}] * humans
+        match_id = ok(target, f"{M}/CreateMatch", {"game_id": game_id, "seats": seats}, host)["match"]["matchId"]
+        peeker = ok(target, f"{M}/JoinMatch", {"match_id": match_id, "seat": humans - 1}, guest(target, "peek"))
+        token = peeker["seatToken"]
+        spectators = ok(target, f"{M}/GetMatch", {"match_id": match_id})["view"]
+        seated = ok(target, f"{M}/GetMatch", {"match_id": match_id}, token)
+        assert seated["match"]["status"] == "MATCH_STATUS_WAITING" and seated["seat"] == humans - 1
+        assert seated["view"] == spectators, game_id
+        watch = subprocess.run(grpcurl_args(target, f"{M}/WatchMatch", {"match_id": match_id, "from_version": -1},
+                                            token, "-max-time", "2"), capture_output=True, text=True, timeout=30)
+        first = messages(watch.stdout)[0]
+        assert first["view"] == spectators and "secretText" not in json.dumps(first), game_id
+        replay = ok(target, f"{M}/GetReplay", {"match_id": match_id}, token)
+        assert "secretText" not in json.dumps(replay), game_id
+        # The others sit down: the game runs, and the seat's view is its own from then on.
+        for seat in range(humans - 1):
+            ok(target, f"{M}/JoinMatch", {"match_id": match_id, "seat": seat}, guest(target, f"p{seat}"))
+        running = ok(target, f"{M}/GetMatch", {"match_id": match_id}, token)
+        assert running["match"]["status"] == "MATCH_STATUS_RUNNING"
+        assert running["view"] != ok(target, f"{M}/GetMatch", {"match_id": match_id})["view"], game_id

@@ -45,6 +45,10 @@ WAITING, RUNNING, FINISHED = mpb.MATCH_STATUS_WAITING, mpb.MATCH_STATUS_RUNNING,
 MAX_PAGE = 100
 MAX_TURN_SECONDS = 7 * 24 * 3600  # a turn limit of a week is already generous for correspondence play
 MAX_REQUEST_ID_CHARS = 128
+# Seat changes a table takes while it waits: each join and leave is a log entry, and a replay or a
+# watch from the start carries them all (11,000 join-and-leave rounds made a replay over the message
+# limit); a real table fills in a few.
+MAX_WAITING_VERSION = 200
 DIFFICULTIES = tuple(v for v in mpb.Difficulty.values() if v != mpb.DIFFICULTY_UNSPECIFIED)
 
 
@@ -327,6 +331,10 @@ class Matches:
                 return mpb.JoinMatchResponse(match=match, seat=mine[0], seat_token=token)
             if match.status != WAITING:
                 raise GameError(Reason.ERROR_REASON_SEAT_UNAVAILABLE, "the match is no longer waiting for players")
+            if match.version >= MAX_WAITING_VERSION:
+                raise GameError(Reason.ERROR_REASON_SEAT_UNAVAILABLE,
+                                f"this table's seats changed hands {match.version} times before it started; "
+                                "it takes no more (create another)")
             if match.seed_fixed and not request.accept_fixed_seed \
                     and identity.player_id != loaded.record.creator_player_id:  # the creator chose it
                 raise GameError(Reason.ERROR_REASON_FIXED_SEED,

@@ -227,6 +227,31 @@ def test_leave_hands_the_seat_to_a_bot(chan: grpc.Channel) -> None:
     assert play_out(players[:1]).status == mpb.MATCH_STATUS_FINISHED
 
 
+def test_a_waiting_table_takes_a_bounded_number_of_seat_changes(chan: grpc.Channel) -> None:
+    """A black-box audit: one guest joined and left a stranger's open seat 11,000 times, each a log
+    entry, until the finished match's replay was over the message limit (RESOURCE_EXHAUSTED with no
+    ErrorInfo, and a traceback logged per GetReplay). A waiting table now takes 200 seat changes."""
+    host, churner = Player.guest(chan, "host"), Player.guest(chan, "churn")
+    match_id = host.create("grill_party", [HUMAN, HUMAN, HUMAN]).match_id  # seat 2 stays open
+    host.join(match_id, 0)
+    for _ in range(150):
+        try:
+            churner.join(match_id, 1)
+        except grpc.RpcError as error:
+            info = error_info(error)
+            assert error.code() == grpc.StatusCode.FAILED_PRECONDITION
+            assert info is not None and info.reason == "SEAT_UNAVAILABLE"
+            break
+        churner.stub.LeaveMatch(mpb.LeaveMatchRequest(match_id=match_id), metadata=auth(churner.seat_token),
+                                timeout=5)
+    else:
+        raise AssertionError("150 joins and leaves of one waiting seat, none refused")
+    waiting = host.get().match
+    assert waiting.status == mpb.MATCH_STATUS_WAITING and 200 <= waiting.version <= 201
+    replay = host.stub.GetReplay(mpb.GetReplayRequest(match_id=match_id), timeout=10)
+    assert replay.ByteSize() < 64 * 1024
+
+
 def test_turn_deadline_lets_a_bot_take_over(chan: grpc.Channel) -> None:
     players = seated(chan, "grill_party", 2, turn_seconds=1)
     start = players[0].get().match

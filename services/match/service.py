@@ -13,6 +13,8 @@ from sizzle.match.v1 import match_service_pb2 as mpb
 from sizzle.match.v1 import match_service_pb2_grpc
 
 MATCH_SERVICE = mpb.DESCRIPTOR.services_by_name["MatchService"].full_name
+
+
 class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     def __init__(self, matches: Matches) -> None:
         self.matches = matches
@@ -32,6 +34,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         return await self.matches.get(caller(self.signer, context, required=False), request)
 
     async def ListMatches(self, request: mpb.ListMatchesRequest, context: Any) -> mpb.ListMatchesResponse:
+        caller(self.signer, context, required=False)  # none is needed, but a bad one is refused as everywhere
         return await self.matches.list_matches(request)
 
     async def SubmitAction(self, request: mpb.SubmitActionRequest, context: Any) -> mpb.SubmitActionResponse:

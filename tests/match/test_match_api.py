@@ -318,6 +318,12 @@ def test_bad_input_gets_the_right_code_and_changes_nothing(chan: grpc.Channel) -
     refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", *submit(expired), metadata=auth(expired))
     refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", *submit(""), metadata=[("authorization", "Basic x")])
     refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", *submit(""))
+    # Calls that need no token refuse a bad one all the same (ListMatches answered OK: an audit).
+    for bad in (forged, expired, "garbage"):
+        refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", stub.ListMatches, mpb.ListMatchesRequest(),
+                metadata=auth(bad))
+        refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", stub.GetMatch, mpb.GetMatchRequest(match_id=mid),
+                metadata=auth(bad))
     refused(grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN", *submit(other.seat_token),
             metadata=auth(other.seat_token))
     # A seat token of another match.

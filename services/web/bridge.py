@@ -6,6 +6,7 @@ Connect protocol, gRPC-Web and gRPC, unary and server streaming, deadlines and d
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,28 @@ class _CallDetails:
     invocation_metadata: tuple[tuple[str, str], ...] = ()
 
 
+def whole_enum_numbers(value: Any, descriptor: Any, path: str = "") -> None:
+    """Refuses an enum given as a number that is not whole (protobuf's JSON parser truncated 2.5 to 2
+    and read true as 1, where an integer field refuses 1.5): an enum is its name or its number."""
+    if not isinstance(value, dict):
+        return
+    for key, item in value.items():
+        field = descriptor.fields_by_camelcase_name.get(key) or descriptor.fields_by_name.get(key)
+        if field is None:  # the parser refuses unknown fields itself
+            continue
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            items = list(item.values()) if isinstance(item, dict) else []
+            field = field.message_type.fields_by_name["value"]
+        else:
+            items = item if field.is_repeated and isinstance(item, list) else [item]
+        for one in items:
+            fractional = isinstance(one, float) and not one.is_integer()
+            if field.enum_type is not None and (isinstance(one, bool) or fractional):
+                raise ValueError(f"{path}{key}: an enum is its name or a whole number, not {json.dumps(one)}")
+            if field.message_type is not None:
+                whole_enum_numbers(one, field.message_type, f"{path}{key}.")
+
+
 class ProtoCodec:
     """A google.protobuf codec whose undecodable requests are answered like the gRPC port's:
     INVALID_ARGUMENT with reason INVALID_REQUEST."""
@@ -59,8 +82,10 @@ class ProtoCodec:
 
     def decode(self, data: bytes | bytearray, message_class: type[Any]) -> Any:
         try:
-            if self.inner.name() == "json" and not bytes(data).lstrip().startswith(b"{"):
-                raise ValueError("a request is a JSON object")
+            if self.inner.name() == "json":
+                if not bytes(data).lstrip().startswith(b"{"):
+                    raise ValueError("a request is a JSON object")
+                whole_enum_numbers(json.loads(data), message_class.DESCRIPTOR)
             return self.inner.decode(data, message_class)
         except Exception as error:
             raise from_game_error(GameError(common_pb2.ERROR_REASON_INVALID_REQUEST,

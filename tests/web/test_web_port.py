@@ -216,6 +216,11 @@ def test_paths_with_no_file_are_not_found_not_a_server_error(tmp_path: Path, cap
                                          {"kind": "SEAT_KIND_BOT"}]}),
     ("sizzle.match.v1.MatchService/GetMatch", {"matchId": "m_x", "noSuchField": 1}),
     ("sizzle.rules.v1.RulesService/ListGames", []),  # an empty request is valid; an array is none
+    # An enum's number must be whole (2.5 was read as RUNNING, true as WAITING, 1.7 as a human seat).
+    ("sizzle.match.v1.MatchService/ListMatches", {"status": 2.5}),
+    ("sizzle.match.v1.MatchService/ListMatches", {"status": True}),
+    ("sizzle.match.v1.MatchService/CreateMatch",
+     {"gameId": "grill_party", "seats": [{"kind": 1.7}, {"kind": "SEAT_KIND_BOT", "difficulty": 3.9}]}),
 ])
 def test_connect_json_is_as_strict_as_the_binary_form(site: ServerThread, path: str, body: Any) -> None:
     """An unknown enum name was read as 0 (a status filter of any status, a medium bot for an unknown
@@ -226,6 +231,14 @@ def test_connect_json_is_as_strict_as_the_binary_form(site: ServerThread, path: 
     assert status == 400 and answer["code"] == "invalid_argument", answer
     info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(answer["details"][0]["value"] + "=="))
     assert info.reason == "INVALID_REQUEST"
+
+
+def test_an_enum_as_a_whole_number_or_a_name_is_welcome(site: ServerThread) -> None:
+    token = post_json(f"{site.running.url}/sizzle.auth.v1.AuthService/CreateGuest", {"displayName": "enum"})[1]
+    for status in (2, 2.0, "MATCH_STATUS_RUNNING"):
+        answer = post_json(f"{site.running.url}/sizzle.match.v1.MatchService/ListMatches", {"status": status},
+                           {"Authorization": f"Bearer {token['token']}"})
+        assert answer[0] == 200, answer
 
 
 def test_a_grpc_call_the_web_port_does_not_serve_is_unimplemented(site: ServerThread,

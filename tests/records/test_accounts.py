@@ -193,6 +193,31 @@ def test_a_guest_cannot_take_an_accounts_name_and_guests_are_counted(records_db:
         server.stop()
 
 
+def test_guests_find_no_more_usernames_than_register_does(records_db: RecordsDatabase) -> None:
+    """A black-box audit: once Register answered QUOTA_EXCEEDED, CreateGuest went on telling which
+    usernames exist (USERNAME_TAKEN or a token), 40 probes of 40, at the guests' hourly rate. A taken
+    name now costs one of the address's accounts, and with those spent no guest is made at all."""
+    server = records_platform(records_db, quota_accounts_per_hour=3, quota_guests_per_hour=100)
+    try:
+        with grpc.insecure_channel(server.target) as channel:
+            guests = auth_stub(channel)
+
+            def guest(name: str) -> object:
+                return lambda: guests.CreateGuest(apb.CreateGuestRequest(display_name=name), timeout=5)
+
+            register(channel, "Chefa417", PASSWORD)  # one account of three
+            for free in ("Free1", "Free2", "Free3", "Free4"):  # a free name costs no account
+                assert guest(free)().token  # type: ignore[operator]
+            taken = (grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
+            assert refusal(guest("Chefa417")) == taken and refusal(guest("CHEFA417")) == taken
+            spent = (grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
+            assert refusal(lambda: register(channel, "Another", PASSWORD)) == spent
+            # The probe tells nothing now: a taken name and a free one are refused alike.
+            assert refusal(guest("Chefa417")) == spent and refusal(guest("Free5")) == spent
+    finally:
+        server.stop()
+
+
 def test_a_username_may_not_look_like_another_in_any_script(channel: grpc.Channel) -> None:
     """Names that look alike across scripts are one name (Unicode TR39 skeletons, by ICU): a Cyrillic
     "С" (U+0421) or an "l" for a "1" registered as another account, or a guest, beside "Chefa417"."""

@@ -72,6 +72,11 @@ def visible_events(events: Sequence[common_pb2.Event], seat: int, everything: bo
     return out
 
 
+def bot_name(difficulty: int) -> str:
+    """A bot seat's display name: "easy bot", "medium bot", "hard bot"."""
+    return f"{mpb.Difficulty.Name(difficulty).removeprefix('DIFFICULTY_').lower()} bot"
+
+
 def secrets_seat(match: mpb.Match, seat: int) -> int:
     """Whose secrets a caller holding `seat` may read: its seat's once the game runs, none while the
     table waits. The cards are dealt at creation and a waiting seat changes hands (a player leaves,
@@ -257,7 +262,7 @@ class Matches:
             seat = match.seats.add(seat=index, kind=spec.kind)
             if spec.kind == BOT_SEAT:
                 seat.difficulty = spec.difficulty or mpb.DIFFICULTY_MEDIUM
-                seat.display_name = f"{mpb.Difficulty.Name(seat.difficulty).removeprefix('DIFFICULTY_').lower()} bot"
+                seat.display_name = bot_name(seat.difficulty)
             elif spec.reserved_player_id:
                 if identity.kind != SERVICE:
                     raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "only a service may reserve seats for players")
@@ -594,11 +599,15 @@ class Matches:
         self._advance_to(loaded.engine, state, entries, version)
         return state, [entry for entry in entries if entry.version > version]
 
-    async def leave(self, identity: Identity, match_id: str) -> mpb.LeaveMatchResponse:
+    async def leave(self, identity: Identity, match_id: str, seat: int | None = None) -> mpb.LeaveMatchResponse:
         loaded = await self.load(match_id)
+        if identity.kind == SERVICE:
+            return await self._release(loaded, seat)
         actor = self.seat_of(identity, loaded.match)
         if actor is None:
             raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "leaving needs the seat token")
+        if seat is not None and seat != actor.seat:
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, f"the seat token is for seat {actor.seat}, not {seat}")
         if loaded.match.status == FINISHED:
             raise GameError(Reason.ERROR_REASON_GAME_OVER, "the match is over")
         if loaded.match.status == WAITING:  # before the game: the seat is open again, for anyone
@@ -607,6 +616,31 @@ class Matches:
             record = await self._take_over(loaded, actor.seat, "leaves")
         if record is None:
             return await self.leave(identity, match_id)
+        return mpb.LeaveMatchResponse(match=record.match)
+
+    async def _release(self, loaded: Loaded, seat: int | None) -> mpb.LeaveMatchResponse:
+        """A service gives up a seat it reserved in a match whose player was never told of it (the
+        matchmaker's group fell apart while the match was made): a bot plays it, and the player's id
+        goes with it, so the match is in no one's history (a cancelled ticket's player found it
+        there: a black-box audit)."""
+        match = loaded.match
+        if seat is None or not 0 <= seat < len(match.seats):
+            raise GameError(Reason.ERROR_REASON_INVALID_SEAT, f"there is no seat {seat} in this match")
+        if match.status == FINISHED:
+            raise GameError(Reason.ERROR_REASON_GAME_OVER, "the match is over")
+        if match.seats[seat].kind != HUMAN or not match.seats[seat].player_id:
+            return mpb.LeaveMatchResponse(match=match)  # released already (a retry), or never reserved
+        record = spb.StoredMatch()
+        record.CopyFrom(loaded.record)
+        released = record.match.seats[seat]
+        released.kind = BOT_SEAT
+        released.player_id = ""
+        released.difficulty = record.match.takeover_difficulty or mpb.DIFFICULTY_MEDIUM
+        released.display_name = bot_name(released.difficulty)
+        self._start_if_full(record, loaded.engine, loaded.state)
+        events = [common_pb2.Event(seat=seat, text=f"seat {seat}'s player is not coming; a bot plays it")]
+        if await self._commit(loaded, record, loaded.state, -1, events, keep_deadline=False) is None:
+            return await self._release(await self.load(match.match_id), seat)
         return mpb.LeaveMatchResponse(match=record.match)
 
     async def _free_seat(self, loaded: Loaded, seat: int) -> spb.StoredMatch | None:

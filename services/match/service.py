@@ -53,7 +53,8 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     async def LeaveMatch(self, request: mpb.LeaveMatchRequest, context: Any) -> mpb.LeaveMatchResponse:
         identity = caller(self.signer, context)
         assert identity is not None
-        return await self.matches.leave(identity, request.match_id)
+        return await self.matches.leave(identity, request.match_id,
+                                        request.seat if request.HasField("seat") else None)
 
     async def GetReplay(self, request: mpb.GetReplayRequest, context: Any) -> mpb.GetReplayResponse:
         return await self.matches.replay(caller(self.signer, context, required=False), request.match_id)

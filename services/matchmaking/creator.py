@@ -1,7 +1,7 @@
 """How the matchmaker creates matches: MatchService over gRPC with the service credential (over TLS,
 with this process's client certificate, when the config says so), seats reserved for the people, a
 deadline on every call. `abandon` hands a match nobody will be told about (its group fell apart while
-it was created) to bots, so it ends and expires like any other."""
+it was created) to bots, so it ends and expires like any other, in no one's history."""
 
 from __future__ import annotations
 
@@ -55,11 +55,12 @@ class GrpcMatchCreator:
         return CreatedMatch(response.match.match_id, dict(response.seat_tokens))
 
     async def abandon(self, match_id: str, seat_tokens: dict[int, str]) -> None:
-        for token in seat_tokens.values():
+        """Gives up every reserved seat (LeaveMatch with the service credential and the seat): bots
+        play them, and the match is in none of the players' histories."""
+        for seat in seat_tokens:
             with contextlib.suppress(grpc.aio.AioRpcError):
-                await self.stub.LeaveMatch(mpb.LeaveMatchRequest(match_id=match_id),
-                                           metadata=[("authorization", f"Bearer {token}")],
-                                           timeout=self.config.call_timeout_seconds)
+                await self.stub.LeaveMatch(mpb.LeaveMatchRequest(match_id=match_id, seat=seat),
+                                           metadata=self._metadata(), timeout=self.config.call_timeout_seconds)
 
     async def close(self) -> None:
         await self.channel.close()

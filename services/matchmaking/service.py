@@ -21,7 +21,7 @@ class MatchmakingServicer(matchmaking_service_pb2_grpc.MatchmakingServiceService
         self.signer = signer
 
     async def CreateTicket(self, request: mmpb.CreateTicketRequest, context: Any) -> mmpb.CreateTicketResponse:
-        ticket = await self.tickets.create(caller(self.signer, context), request)
+        ticket = await self.tickets.create(caller(self.signer, context), request, context.peer())
         return mmpb.CreateTicketResponse(ticket=ticket)
 
     async def GetTicket(self, request: mmpb.GetTicketRequest, context: Any) -> mmpb.GetTicketResponse:

@@ -11,7 +11,7 @@ from services.auth.tokens import PLAYER, Identity
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.page_tokens import PageTokens
-from services.kit.quotas import MemoryQuotaStore, Quotas
+from services.kit.quotas import MemoryQuotaStore, Quotas, subject_of
 from services.kit.validation import check_id, check_range
 from services.matchmaking.model import BOT_PREFIX, new_ticket_id
 from services.matchmaking.ratings import bot_difficulty, record_from, record_of
@@ -51,7 +51,7 @@ class Tickets:
         self.records: RecordsStore | None = None  # the ratings' home when kept; the store is then a cache
 
     # ---------------------------------------------------------------- tickets
-    async def create(self, identity: Identity | None, request: mmpb.CreateTicketRequest) -> mmpb.Ticket:
+    async def create(self, identity: Identity | None, request: mmpb.CreateTicketRequest, peer: str = "") -> mmpb.Ticket:
         player = player_of(identity)
         engine = registry.get_engine(check_id("game_id", request.game_id))
         spec = engine.spec
@@ -76,20 +76,34 @@ class Tickets:
             status=mmpb.TICKET_STATUS_WAITING, created_unix_ms=now, wait_deadline_unix_ms=deadline,
             expires_unix_ms=expires, rating=rating.mu,
         )
-        subject = f"player:{player.player_id}"
-        await self.quotas.created(subject, "tickets", self.config.quota_tickets_per_hour)
-        # The record outlives its expiry by the result time, then Redis removes it whatever happened.
-        keep = expires - now + self.config.ticket_result_ttl_seconds * 1000
+        # A ticket may make a match (one with bots does, at once), so it takes the quotas CreateMatch
+        # takes of its player and address as well as its own: matchmaking creates matches with the
+        # service's credential, which no quota limits (a black-box audit: one guest refused by
+        # CreateMatch ran six tables in a row through tickets). A ticket that makes none keeps them.
+        charges = [(f"player:{player.player_id}", "tickets", self.config.quota_tickets_per_hour),
+                   (f"player:{player.player_id}", "matches", self.config.quota_matches_per_hour),
+                   (subject_of(None, "", peer) if peer else None, "address_matches",
+                    self.config.quota_matches_per_hour_per_address)]
+        taken: list[tuple[str | None, str, int]] = []
         try:
+            for subject, kind, per_hour in charges:
+                await self.quotas.created(subject, kind, per_hour)
+                taken.append((subject, kind, per_hour))
+            # The record outlives its expiry by the result time, then Redis removes it whatever happened.
+            keep = expires - now + self.config.ticket_result_ttl_seconds * 1000
             existing = await self.store.create_ticket(ticket, keep)
         except GameError:
-            await self.quotas.uncreated(subject, "tickets", self.config.quota_tickets_per_hour)
+            await self._give_back(taken)
             raise
         if existing:
-            await self.quotas.uncreated(subject, "tickets", self.config.quota_tickets_per_hour)
+            await self._give_back(taken)
             raise GameError(Reason.ERROR_REASON_TICKET_EXISTS, f"you already hold ticket {existing} for {spec.game_id}",
                             {"ticket_id": existing})
         return ticket
+
+    async def _give_back(self, taken: list[tuple[str | None, str, int]]) -> None:
+        for subject, kind, per_hour in taken:
+            await self.quotas.uncreated(subject, kind, per_hour)
 
     async def _owned(self, identity: Identity, ticket_id: str) -> mmpb.Ticket:
         check_id("ticket_id", ticket_id)

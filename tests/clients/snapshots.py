@@ -153,11 +153,24 @@ async def capture(app: App[Any], size: tuple[int, int], ready: Callable[[], bool
         await wait_for(pilot, lambda: ready() or not app.is_running, what=what)
         for key in keys:
             await pilot.press(key)
+        return await settled_text(app, pilot)
+
+
+async def settled_text(app: App[Any], pilot: Any, timeout: float = 15.0) -> str:
+    """The screen once it has settled: its key line drawn (every screen ends with one; under load
+    the footer was once caught before it was composed) and the same text over two pauses."""
+    deadline = time.monotonic() + timeout
+    previous = ""
+    while True:
         await pilot.pause()
         await pilot.pause()
         if not app.is_running:  # it failed: run_test raises its error on the way out
             return ""
-        return screen_text(app)
+        text = screen_text(app)
+        if (text == previous and text.rstrip("\n").rsplit("\n", 1)[-1].strip()) or time.monotonic() > deadline:
+            return text
+        previous = text
+        await pilot.pause(0.05)
 
 
 def game_screens(target: str, game_id: str) -> dict[str, str]:
@@ -253,8 +266,7 @@ async def capture_lost(app: MatchApp, size: tuple[int, int], cut: Callable[[], N
         await wait_for(pilot, lambda: app.can_act and app.idle, what="her turn")
         cut()
         await wait_for(pilot, lambda: "connection lost" in text_of(app, "#connection"), what="the lost connection")
-        await pilot.pause()
-        return screen_text(app)
+        return await settled_text(app, pilot)
 
 
 def name(screen: str, size: tuple[int, int]) -> str:

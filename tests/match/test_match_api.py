@@ -219,6 +219,11 @@ def test_watch_ends_when_the_match_ends(chan: grpc.Channel) -> None:
 def test_leave_hands_the_seat_to_a_bot(chan: grpc.Channel) -> None:
     players = seated(chan, "grill_party", 2)
     leaver = players[1]
+    # Only a service names a seat to give up (a reservation): a player leaves its own seat only.
+    for token, seat in ((leaver.seat_token, 0), (leaver.token, 1), (players[0].seat_token, 1)):
+        refused(grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT", leaver.stub.LeaveMatch,
+                mpb.LeaveMatchRequest(match_id=leaver.match_id, seat=seat), metadata=auth(token))
+    assert players[0].get().match.seats[0].kind == mpb.SEAT_KIND_HUMAN
     left = leaver.stub.LeaveMatch(mpb.LeaveMatchRequest(match_id=leaver.match_id), metadata=auth(leaver.seat_token),
                                   timeout=5).match
     assert left.seats[1].kind == mpb.SEAT_KIND_BOT and left.seats[1].taken_over

@@ -22,6 +22,7 @@ from tests.matchmaking.clients import (
     EXPIRED,
     WAITING,
     Client,
+    auth,
     mm_store,
     seed_rating,
     start_platform,
@@ -193,6 +194,31 @@ def test_one_live_ticket_and_validation(make_platform) -> None:  # type: ignore[
     channel.close()
 
 
+def test_tickets_take_the_match_quotas_of_their_player_and_address(make_platform) -> None:  # type: ignore[no-untyped-def]
+    """A black-box audit: with CreateMatch refused by its quotas, the same guest ran six tables in a
+    row through tickets that allow bots (matchmaking creates with the service's credential, which no
+    quota limits). A ticket now costs a match of its player's and its address's hourly quotas."""
+    server = make_platform(quota_matches_per_hour=2, quota_matches_per_hour_per_address=3)
+    channel, (alice, bob) = clients(server, "alice", "bob")
+    bots = [mpb.SeatSpec(kind=mpb.SEAT_KIND_BOT)] * 2
+
+    def create(client: Client) -> mpb.Match:
+        return client.matches.CreateMatch(mpb.CreateMatchRequest(game_id="hibachi", seats=bots),
+                                          metadata=auth(client.token), timeout=5).match
+
+    first = alice.ticket("hibachi", bots=True, wait=1)  # a ticket is a match: one of alice's two
+    assert create(alice).match_id
+    per_player = refusal(lambda: create(alice))
+    assert per_player[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
+    assert refusal(lambda: alice.ticket("grill_party", bots=True))[:2] == per_player[:2]
+    # bob, from the same address: its third match of the hour is its first ticket; then none.
+    assert bob.ticket("grill_party", bots=True, wait=1).ticket_id
+    assert refusal(lambda: bob.ticket("hibachi", bots=True))[:2] == per_player[:2]
+    assert refusal(lambda: create(bob))[:2] == per_player[:2]
+    assert alice.final(first.ticket_id).status == ASSIGNED  # the ticket that was let in plays
+    channel.close()
+
+
 def test_a_ticket_cancelled_while_its_match_forms_is_never_placed(make_platform) -> None:  # type: ignore[no-untyped-def]
     server = make_platform(matchmaking_pause_after_claim_ms=400)
     store = mm_store(server)
@@ -210,11 +236,13 @@ def test_a_ticket_cancelled_while_its_match_forms_is_never_placed(make_platform)
     assert b.created_unix_ms == tb.created_unix_ms
     cancelled = alice.get(ta.ticket_id)
     assert cancelled.status == CANCELLED and not cancelled.HasField("assignment")
-    # The match created for alice and bob was handed to bots: nobody holds a seat of it.
+    # The match created for alice and bob was handed to bots: nobody holds a seat of it, and it was
+    # never theirs (their ids stayed on the bots' seats, so it showed in alice's history: an audit).
     listed = alice.matches.ListMatches(mpb.ListMatchesRequest(game_id="hibachi"), timeout=5).matches
     assert len(listed) == 2
     dropped = next(m for m in listed if m.match_id != b.assignment.match_id)
-    assert all(s.kind == mpb.SEAT_KIND_BOT and s.taken_over for s in dropped.seats)
+    assert all(s.kind == mpb.SEAT_KIND_BOT and not s.player_id and not s.taken_over for s in dropped.seats)
+    assert {s.display_name for s in dropped.seats} == {"medium bot"}
     channel.close()
 
 

@@ -30,6 +30,7 @@ class Identity:
     display_name: str = ""
     match_id: str = ""
     seat: int = -1
+    sitting: int = 0  # a seat token's: the match version its holder sat down at (Seat.joined_version)
 
 
 def key_id(key: str) -> str:
@@ -75,8 +76,11 @@ class TokenSigner:
         """A player token for an existing player id (an account's): (token, expires_unix_ms)."""
         return self._sign({"kind": PLAYER, "sub": player_id, "name": display_name})
 
-    def seat_token(self, player_id: str, display_name: str, match_id: str, seat: int) -> str:
-        claims = {"kind": SEAT, "sub": player_id, "name": display_name, "match": match_id, "seat": seat}
+    def seat_token(self, player_id: str, display_name: str, match_id: str, seat: int, sitting: int = 0) -> str:
+        """A seat token for one sitting: `sitting` is the version the player sat down at, so the token
+        of a sitting that ended (a leave) is not the token of the next one."""
+        claims = {"kind": SEAT, "sub": player_id, "name": display_name, "match": match_id, "seat": seat,
+                  "sitting": sitting}
         return self._sign(claims)[0]
 
     def bot_token(self) -> str:
@@ -116,6 +120,7 @@ class TokenSigner:
             display_name=str(claims.get("name", "")),
             match_id=str(claims.get("match", "")),
             seat=int(claims.get("seat", -1)),
+            sitting=int(claims.get("sitting", 0)),
         )
         return identity, float(claims["exp"])
 

@@ -219,6 +219,9 @@ class Matches:
         seat = match.seats[identity.seat] if 0 <= identity.seat < len(match.seats) else None
         if seat is None or seat.player_id != identity.player_id:
             raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "the seat token is not for a seat of this match")
+        if identity.sitting != seat.joined_version:
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "the seat token is of an earlier sitting: the player "
+                                                            "left this seat since (JoinMatch gives the new one)")
         if seat.kind != HUMAN:
             raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "a bot plays this seat now (the player left or timed out)")
         return Actor(identity.seat, False)
@@ -332,7 +335,8 @@ class Matches:
             match = loaded.match
             mine = [s.seat for s in match.seats if s.player_id == identity.player_id and s.kind == HUMAN]
             if mine:  # already seated: joining again hands out the seat token again
-                token = self.signer.seat_token(identity.player_id, identity.display_name, match.match_id, mine[0])
+                token = self.signer.seat_token(identity.player_id, identity.display_name, match.match_id, mine[0],
+                                               match.seats[mine[0]].joined_version)
                 return mpb.JoinMatchResponse(match=match, seat=mine[0], seat_token=token)
             if match.status != WAITING:
                 raise GameError(Reason.ERROR_REASON_SEAT_UNAVAILABLE, "the match is no longer waiting for players")
@@ -362,13 +366,15 @@ class Matches:
             taken = record.match.seats[seat]
             taken.player_id = identity.player_id
             taken.display_name = identity.display_name
+            taken.joined_version = match.version + 1  # the version this join makes
             self._start_if_full(record, loaded.engine, loaded.state)
             events = [common_pb2.Event(seat=seat, text=f"{identity.display_name} takes seat {seat}")]
             if record.match.status == RUNNING:
                 events.append(common_pb2.Event(seat=-1, text="every seat is taken: the game starts"))
             result = await self._commit(loaded, record, loaded.state, seat, events)
             if result is not None:
-                token = self.signer.seat_token(identity.player_id, identity.display_name, match.match_id, seat)
+                token = self.signer.seat_token(identity.player_id, identity.display_name, match.match_id, seat,
+                                               taken.joined_version)
                 return mpb.JoinMatchResponse(match=record.match, seat=seat, seat_token=token)
 
     # ------------------------------------------------------------------ reading
@@ -652,6 +658,7 @@ class Matches:
         name = freed.display_name or f"seat {seat}"
         freed.player_id = ""
         freed.display_name = ""
+        freed.joined_version = 0
         events = [common_pb2.Event(seat=seat, text=f"{name} leaves seat {seat}; it is open again")]
         result = await self._commit(loaded, record, loaded.state, -1, events, keep_deadline=False)
         return record if result is not None else None

@@ -143,3 +143,23 @@ def test_a_waiting_seat_shows_nothing_of_its_hand_until_the_game_starts(platform
         running = ok(target, f"{M}/GetMatch", {"match_id": match_id}, token)
         assert running["match"]["status"] == "MATCH_STATUS_RUNNING"
         assert running["view"] != ok(target, f"{M}/GetMatch", {"match_id": match_id})["view"], game_id
+
+
+def test_a_seat_token_of_an_earlier_sitting_acts_for_nothing(platform: ServerThread) -> None:
+    """A black-box audit: join a waiting table's seat (token OLD), leave (OLD refused, rightly), join
+    the same seat again: OLD read the seat's view and played its moves again (a leave and a join in
+    one second even gave the very same token). A seat token names its sitting now."""
+    target = platform.target
+    al, bo = guest(target, "al"), guest(target, "bo")
+    match_id = table(target, al, 2)
+    old = ok(target, f"{M}/JoinMatch", {"match_id": match_id, "seat": 0}, al)["seatToken"]
+    ok(target, f"{M}/LeaveMatch", {"match_id": match_id}, old)
+    new = ok(target, f"{M}/JoinMatch", {"match_id": match_id, "seat": 0}, al)["seatToken"]
+    assert new != old
+    ok(target, f"{M}/JoinMatch", {"match_id": match_id, "seat": 1}, bo)  # the game runs
+    for method, data in ((f"{M}/GetMatch", {"match_id": match_id}), (f"{M}/LeaveMatch", {"match_id": match_id}),
+                         (f"{M}/WatchMatch", {"match_id": match_id})):
+        code, _, err = call(target, method, data, old)
+        assert code == PERMISSION_DENIED and "WRONG_SEAT" in err, (method, err)
+    assert ok(target, f"{M}/GetMatch", {"match_id": match_id}, new)["match"]["status"] == "MATCH_STATUS_RUNNING"
+    assert ok(target, f"{M}/JoinMatch", {"match_id": match_id}, al)["seatToken"] == new  # joining again: the same

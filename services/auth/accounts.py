@@ -40,7 +40,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from services.auth.tokens import PLAYER, Identity, TokenSigner
+from services.auth.tokens import Identity, TokenSigner, player_identity
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.quotas import Quotas, refused, subject_of, wall_ms
@@ -160,9 +160,8 @@ class Accounts:
                         {"field": "display_name"})
 
     async def upgrade(self, identity: Identity | None, username: str, password: str, peer: str) -> SignedIn:
-        if identity is None or identity.kind != PLAYER:
-            raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "UpgradeGuest needs the guest's player token")
-        return await self._create(identity.player_id, username, password, peer)
+        guest = player_identity(identity, "UpgradeGuest")
+        return await self._create(guest.player_id, username, password, peer)
 
     async def login(self, username: str, password: str, peer: str) -> SignedIn:
         records = self._records()

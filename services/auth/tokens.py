@@ -125,6 +125,18 @@ class TokenSigner:
         return identity, float(claims["exp"])
 
 
+def player_identity(identity: Identity | None, call: str) -> Identity:
+    """The caller of a call that acts for a player: no token is UNAUTHENTICATED (INVALID_TOKEN); a
+    valid token of another kind (a seat token, the bot's) is PERMISSION_DENIED (WRONG_SEAT), as a
+    player token is where a seat token is needed: the token is good, only not for this."""
+    if identity is None:
+        raise GameError(Reason.ERROR_REASON_INVALID_TOKEN,
+                        f"{call} needs a player token (`authorization: Bearer <token>`)")
+    if identity.kind != PLAYER:
+        raise GameError(Reason.ERROR_REASON_WRONG_SEAT, f"{call} needs a player token, not a {identity.kind} token")
+    return identity
+
+
 def bearer(metadata: Any) -> str | None:
     """The token of an `authorization: Bearer <token>` metadata entry, if any."""
     for key, value in metadata or ():

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from google.protobuf import any_pb2
 
-from services.auth.tokens import BOT, PLAYER, SEAT, SERVICE, Identity, TokenSigner
+from services.auth.tokens import BOT, PLAYER, SEAT, SERVICE, Identity, TokenSigner, player_identity
 from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
@@ -328,8 +328,7 @@ class Matches:
             self._set_turn_deadline(match, previous_seat=None)
 
     async def join(self, identity: Identity, request: mpb.JoinMatchRequest) -> mpb.JoinMatchResponse:
-        if identity.kind != PLAYER:
-            raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "joining needs a player token")
+        player_identity(identity, "JoinMatch")
         while True:
             loaded = await self.load(request.match_id)
             match = loaded.match
@@ -886,9 +885,7 @@ class Matches:
         """A player's finished matches from the durable records, newest first."""
         player_id = check_id("player_id", request.player_id, required=False)
         if not player_id:
-            if identity is None or identity.kind != PLAYER:
-                raise GameError(Reason.ERROR_REASON_INVALID_TOKEN, "name a player_id, or call with a player token")
-            player_id = identity.player_id
+            player_id = player_identity(identity, "ListMatchHistory without a player_id").player_id
         if request.game_id:
             self.engines(check_id("game_id", request.game_id))
         size = request.page_size or 20

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 
-from services.auth.tokens import PLAYER, Identity
+from services.auth.tokens import Identity, player_identity
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.page_tokens import PageTokens
@@ -35,10 +35,7 @@ def unknown_ticket(ticket_id: str) -> GameError:
 
 
 def player_of(identity: Identity | None) -> Identity:
-    if identity is None or identity.kind != PLAYER:
-        raise GameError(Reason.ERROR_REASON_INVALID_TOKEN,
-                        "this call needs a player token (`authorization: Bearer <token>`)")
-    return identity
+    return player_identity(identity, "this call")
 
 
 class Tickets:

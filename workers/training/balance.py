@@ -3,9 +3,12 @@
     python -m workers.training.balance [--game G] [--games N] [--seat-games N] [--workers W]
 
 For every game (or --game), each plan of `workers.bots.plans.<game>` plays N games (default 1,000)
-against heuristic opponents, cycling through every table size and seat; its win share (shared wins
-split) with a 95% Wilson interval is compared with chance. The pass mark (shared/RULINGS.md,
-"Balance of what is ours"): no plan above 1.25x chance. Then heuristic-only tables of every size
+against heuristic opponents, cycling through every table size and seat, under each option set the
+game's plans module names (`OPTION_SETS`: Grill Party's tactical variant too); its win share (shared
+wins split) with a 95% Wilson interval is compared with chance. The pass mark (shared/RULINGS.md,
+"Balance of what is ours"): no plan above 1.25x chance over the games of every table size; each
+table size's own ratio is printed below the plan's line, published, not a mark (a few hundred games
+a size are too few to judge one). Then heuristic-only tables of every size
 play --seat-games games each (default 1,000) and every seat's win share is printed with its interval;
 where one of our rulings decides the seat order (`SEATS_RULED_BY_US` in the plans module) every
 seat must stay within 0.8x-1.25x of chance. `make balance` runs it; a short form runs in `make test`
@@ -45,10 +48,28 @@ def seats_ruled_by_us(game_id: str) -> bool:
     return bool(getattr(module, "SEATS_RULED_BY_US", False))
 
 
-def _play(task: tuple[str, str | None, list[tuple[int, int, int]]]) -> list[tuple[int, int, list[float]]]:
+def option_sets(game_id: str) -> tuple[dict[str, str], ...]:
+    """The match options a game's plans are measured under (`OPTION_SETS` in its plans module): a
+    variant a player may switch on is part of the game, and a plan may pay only there."""
+    try:
+        module = importlib.import_module(f"workers.bots.plans.{game_id}")
+    except ModuleNotFoundError:
+        return ({},)
+    return tuple(getattr(module, "OPTION_SETS", ({},)))
+
+
+def plan_key(name: str, options: dict[str, str]) -> str:
+    """A plan's name in the results: under options other than the defaults, the options follow it."""
+    return name if not options else f"{name} [{', '.join(f'{k}={v}' for k, v in sorted(options.items()))}]"
+
+
+Task = tuple[str, str | None, list[tuple[int, int, int]], dict[str, str]]
+
+
+def _play(task: Task) -> list[tuple[int, int, list[float]]]:
     """Plays games in a worker process: (game, plan name or None for all heuristics, [(players,
-    hero seat, seed)]) -> [(players, hero seat, win shares by seat)]."""
-    game_id, plan_name, games = task
+    hero seat, seed)], options) -> [(players, hero seat, win shares by seat)]."""
+    game_id, plan_name, games, options = task
     engine = get_engine(game_id)
     plan = next((p for p in game_plans(game_id) if p.name == plan_name), None) if plan_name else None
     out = []
@@ -57,7 +78,7 @@ def _play(task: tuple[str, str | None, list[tuple[int, int, int]]]) -> list[tupl
         bots: list[Bot] = [heuristic_bot(game_id, rng) for _ in range(players)]
         if plan is not None:
             bots[hero_seat] = SingleMindedBot(game_id, plan, rng)
-        shares, _ = play_game(engine, bots, rng.getrandbits(63))
+        shares, _ = play_game(engine, bots, rng.getrandbits(63), options or None)
         out.append((players, hero_seat, shares))
     return out
 
@@ -130,21 +151,32 @@ class GameBalance:
 
 def measure(game_id: str, games: int, seat_games: int, workers: int, seed: int = 20_261_205,
             table_sizes: Sequence[int] | None = None, plans: Sequence[str] | None = None) -> GameBalance:
-    """Plays every plan of the game against heuristics and heuristic-only tables of every size."""
+    """Plays every plan of the game against heuristics, under each of its option sets, and
+    heuristic-only tables of every size (default options)."""
     sizes = list(table_sizes or default_table_sizes(game_id))
     rng = random.Random(seed)
     result = GameBalance(game_id, seats_ruled=seats_ruled_by_us(game_id))
-    tasks: list[tuple[str, str | None, list[tuple[int, int, int]]]] = []
+    tasks: list[Task] = []
     orders = seatings(sizes)
     names = [p.name for p in game_plans(game_id) if plans is None or p.name in plans]
-    for name in names:
-        series = [(*orders[i % len(orders)], rng.getrandbits(63)) for i in range(games)]
-        tasks.extend((game_id, name, chunk) for chunk in _chunks(series, max(1, workers)))
+
+    def plan_tasks(options: dict[str, str]) -> None:
+        for name in names:
+            series = [(*orders[i % len(orders)], rng.getrandbits(63)) for i in range(games)]
+            tasks.extend((game_id, name, chunk, options) for chunk in _chunks(series, max(1, workers)))
+
+    # The seeds are drawn in this order (the first option set's plans, the seat tables, the other
+    # option sets' plans), so a game's published tables stay put when an option set is added.
+    first, *others = option_sets(game_id)
+    plan_tasks(first)
     if seat_games:
         series = [(n, -1, rng.getrandbits(63)) for n in sizes for _ in range(seat_games)]
-        tasks.extend((game_id, None, chunk) for chunk in _chunks(series, max(1, workers)))
+        tasks.extend((game_id, None, chunk, {}) for chunk in _chunks(series, max(1, workers)))
+    for options in others:
+        plan_tasks(options)
     with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
-        for (_, plan_name, _), played in zip(tasks, pool.map(_play, tasks), strict=True):
+        for (_, hero, _, options), played in zip(tasks, pool.map(_play, tasks), strict=True):
+            plan_name = plan_key(hero, options) if hero is not None else None
             for players, hero_seat, shares in played:
                 if plan_name is None:
                     table = result.seats.setdefault(players, SeatTable(players, wins=[0.0] * players))
@@ -212,6 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         balance = measure(game_id, args.games, args.seat_games, args.workers, args.seed, args.players, args.plan)
         for name, standing in balance.plans.items():
             print(plan_line(game_id, name, standing), flush=True)
+            print(f"{'':18s}   by table size: " + ", ".join(
+                f"{players}p {sub.ratio:.2f}x [{sub.interval[0] / sub.chance:.2f}, {sub.interval[1] / sub.chance:.2f}]"
+                for players, sub in sorted(standing.by_players.items())), flush=True)
         for _, table in sorted(balance.seats.items()):
             print(table.line(game_id, balance.seats_ruled), flush=True)
         print(f"{game_id:18s} {time.perf_counter() - start:.0f} s", flush=True)

@@ -2,7 +2,8 @@
 
 Exchange: pick the exchange after which the most hand cards match the grill (taking from a player
 leaves the grill as it is, so it is chosen only to deny; ties go to the lowest id). Play: every
-playable card, one after the other. Never tucks in the tactical variant.
+playable card, one after the other. Tactical variant: puts under the deck every hand card the grill
+does not hold, then draws.
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ class GrillPartyHeuristic:
         if view.phase == pb.PHASE_PLAY and plays:
             return self.rng.choice(plays)
         if view.phase == pb.PHASE_TUCK:
-            # Never tucks by choice; a plan (workers/bots/plans) may hand it only tucks to choose from.
+            # Puts under the deck the hand cards the grill does not hold now, for fresh ones (a plan in
+            # workers/bots/plans may hand it only tucks to choose from).
+            stuck = [a for a in legal_actions if LAYOUT.tuck_base <= a < LAYOUT.draw
+                     and not condition_holds(CARDS[a - LAYOUT.tuck_base], view.grill)]
+            if stuck:
+                return stuck[0]
             return LAYOUT.draw if LAYOUT.draw in legal_actions else self.rng.choice(legal_actions)
         return LAYOUT.stop
 

@@ -6,9 +6,9 @@ among them, and plays as the heuristic where none is). The exchange plans fix wh
 how; the top-card plans fix which played card ends on top of the score pile (it blocks the identical
 card for everyone else), leaving the heuristic to play every playable card as usual.
 
-The under-deck plan acts only in matches with the tactical variant (`tactical=true`); the balance gate
-plays the default options, where it is the heuristic itself (docs/rules/grill_party.md measures it
-with the variant on).
+The under-deck plan acts only in matches with the tactical variant (`tactical=true`), so the gate
+measures every plan under the default options and with the variant on (`OPTION_SETS`): with the
+default options alone it measured nothing there (a black-box audit: it is the heuristic itself).
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ KINDS = LAYOUT.kinds
 # Seats: the rulebook's end (the game stops the moment someone plays out) decides what a seat is
 # worth, not a ruling of ours.
 SEATS_RULED_BY_US = False
+# The options the balance gate plays each plan under: the rulebook's tactical variant is a match
+# option a table may switch on.
+OPTION_SETS: tuple[dict[str, str], ...] = ({}, {"tactical": "true"})
 # How easy each card is to play: the share of the grills it holds on (every grill holds four grillables).
 EASE = [sum(m >> c & 1 for m in HOLDS) / len(HOLDS) for c in range(LAYOUT.cards)]
 

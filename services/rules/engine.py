@@ -194,6 +194,11 @@ class Engine(ABC):
                     Reason.ERROR_REASON_MALFORMED_ACTION,
                     f"expected a {self.Action.DESCRIPTOR.full_name}, got {type(action).__name__}",
                 )
+            for oneof in self.Action.DESCRIPTOR.oneofs:  # an action that names no kind is none at all
+                if action.WhichOneof(oneof.name) is None:
+                    kinds = ", ".join(field.name for field in oneof.fields)
+                    raise GameError(Reason.ERROR_REASON_MALFORMED_ACTION,
+                                    f"the action sets none of {oneof.name}: {kinds}")
             if not self.structured_is_legal(state, seat, action):
                 raise GameError(Reason.ERROR_REASON_ILLEGAL_ACTION,
                                 f"{self._safe_describe(state, seat, action)} is not legal now")

@@ -81,6 +81,9 @@ def check_step(engine: Engine, state: Any, legal: list[int], rng: random.Random)
     if illegal:
         expect_refusal(engine, state, seat, illegal[0], R.ERROR_REASON_ILLEGAL_ACTION)
     expect_refusal(engine, state, seat, spec.num_distinct_actions, R.ERROR_REASON_MALFORMED_ACTION)
+    # An action message that names no kind is malformed, not "illegal" with some real action's
+    # words (a black-box audit: Grill Party called it "draw back to four cards", legal at the time).
+    expect_refusal(engine, state, seat, engine.Action(), R.ERROR_REASON_MALFORMED_ACTION)
     if num_players > 1:
         expect_refusal(engine, state, (seat + 1) % num_players, legal[0], R.ERROR_REASON_NOT_YOUR_TURN)
 

@@ -14,6 +14,8 @@ from typing import Any
 import grpc
 from connectrpc.codec import Codec
 from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json_codec
+from connectrpc.compression.gzip import GzipCompression
+from connectrpc.errors import ConnectError
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.server import ConnectASGIApplication, Endpoint
 from google.protobuf import descriptor_pool, message_factory
@@ -85,11 +87,40 @@ class ProtoCodec:
             if self.inner.name() == "json":
                 if not bytes(data).lstrip().startswith(b"{"):
                     raise ValueError("a request is a JSON object")
-                whole_enum_numbers(json.loads(data), message_class.DESCRIPTOR)
+                try:
+                    parsed = json.loads(data)
+                except ValueError:
+                    raise ValueError("the request is not valid JSON") from None
+                whole_enum_numbers(parsed, message_class.DESCRIPTOR)
             return self.inner.decode(data, message_class)
         except Exception as error:
             raise from_game_error(GameError(common_pb2.ERROR_REASON_INVALID_REQUEST,
-                                            f"the request does not parse: {error}")) from error
+                                            f"the request does not parse: {parse_error_text(error)}")) from error
+
+
+def parse_error_text(error: Exception) -> str:
+    """What a parser said of the request, without the library's inner words: protobuf's JSON parser
+    passes Python's own ("invalid literal for int() with base 10: 'abc'") and lists the message's
+    fields; the field it failed on is what a client needs."""
+    text = str(error).split("\n", 1)[0].strip()
+    head, found, _ = text.partition(" field: ")
+    if found:  # "Failed to parse pageSize field: <Python's or protobuf's words>"
+        return f"{head} field (not a value of its type)"
+    return text[:200]
+
+
+class GzipRequests(GzipCompression):
+    """gzip whose undecodable request bodies are answered like any undecodable request
+    (INVALID_REQUEST with its ErrorInfo); connectrpc's answer carried zlib's text and no ErrorInfo."""
+
+    def decompress(self, data: bytes | bytearray | memoryview, read_max_bytes: int | None = None) -> bytes:
+        try:
+            return super().decompress(data, read_max_bytes)
+        except ConnectError:
+            raise  # over the size limit: connectrpc's own answer
+        except Exception as error:
+            raise from_game_error(GameError(common_pb2.ERROR_REASON_INVALID_REQUEST,
+                                            "the request's gzip body does not decompress")) from error
 
 
 def _method_info(service: str, name: str, handler: grpc.RpcMethodHandler) -> MethodInfo[Any, Any]:
@@ -150,7 +181,7 @@ class RpcApp(ConnectASGIApplication[None]):
         codecs = [ProtoCodec(google_protobuf_binary_codec()),
                   ProtoCodec(google_protobuf_json_codec(ignore_unknown_fields=False))]
         super().__init__(service=None, endpoints=lambda _: endpoints, read_max_bytes=read_max_bytes,
-                         codecs=codecs)
+                         codecs=codecs, compressions=[GzipRequests()])
         self.paths = frozenset(endpoints)
         self.services = frozenset(path.split("/")[1] for path in endpoints)
 

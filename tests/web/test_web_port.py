@@ -233,6 +233,27 @@ def test_connect_json_is_as_strict_as_the_binary_form(site: ServerThread, path: 
     assert info.reason == "INVALID_REQUEST"
 
 
+def test_an_undecodable_request_says_so_in_our_words_with_its_reason(site: ServerThread) -> None:
+    """A black-box audit: a JSON error carried Python's "invalid literal for int() with base 10" and
+    protobuf's list of the message's fields, and a corrupt gzip body zlib's text without ErrorInfo."""
+    url = f"{site.running.url}/sizzle.match.v1.MatchService/ListMatches"
+    cases = [(json.dumps({"pageSize": "abc"}).encode(), {}),
+             (json.dumps({"nope": 1}).encode(), {}),
+             (b"{not json", {}),
+             (b"\x1f\x8b\x08\x00garbage-not-deflate", {"Content-Encoding": "gzip"})]
+    for body, headers in cases:
+        request = urllib.request.Request(url, data=body, method="POST",
+                                         headers={"Content-Type": "application/json", **headers})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        answer = json.loads(refused.value.read())
+        assert refused.value.code == 400 and answer["code"] == "invalid_argument", answer
+        info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(answer["details"][0]["value"] + "=="))
+        assert info.reason == "INVALID_REQUEST", answer
+        for library_words in ("invalid literal", "Available Fields", "base 10", "Error -3", "Expecting"):
+            assert library_words not in answer["message"], answer["message"]
+
+
 def test_an_enum_as_a_whole_number_or_a_name_is_welcome(site: ServerThread) -> None:
     token = post_json(f"{site.running.url}/sizzle.auth.v1.AuthService/CreateGuest", {"displayName": "enum"})[1]
     for status in (2, 2.0, "MATCH_STATUS_RUNNING"):

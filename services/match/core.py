@@ -243,6 +243,10 @@ class Matches:
                 check_enum(f"seats[{index}].difficulty", spec.difficulty, mpb.Difficulty, DIFFICULTIES)
             check_id(f"seats[{index}].reserved_player_id", spec.reserved_player_id, required=False)
             check_text(f"seats[{index}].reserved_display_name", spec.reserved_display_name, 32)
+            if spec.reserved_display_name and not spec.reserved_player_id:
+                raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,
+                                f"seats[{index}].reserved_display_name names the player of reserved_player_id, "
+                                "which is empty", {"field": f"seats[{index}].reserved_display_name"})
         seed = request.seed or secrets.randbits(63)
         keyed = not request.seed  # a seed no player knows stays unknown while the match runs
         state = engine.new_game(len(seats), dict(request.options), seed, keyed=keyed)

@@ -323,6 +323,10 @@ def test_bad_input_gets_the_right_code_and_changes_nothing(chan: grpc.Channel) -
     refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", *submit(expired), metadata=auth(expired))
     refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", *submit(""), metadata=[("authorization", "Basic x")])
     refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", *submit(""))
+    # A reserved seat's display name without its player was accepted and ignored (an audit).
+    named = mpb.CreateMatchRequest(game_id="grill_party",
+                                   seats=[mpb.SeatSpec(kind=mpb.SEAT_KIND_HUMAN, reserved_display_name="Al"), BOT])
+    refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REQUEST", stub.CreateMatch, named, metadata=auth(mover.token))
     # Calls that need no token refuse a bad one all the same (ListMatches answered OK: an audit).
     for bad in (forged, expired, "garbage"):
         refused(grpc.StatusCode.UNAUTHENTICATED, "INVALID_TOKEN", stub.ListMatches, mpb.ListMatchesRequest(),

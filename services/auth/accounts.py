@@ -102,6 +102,25 @@ def username_skeleton(username: str) -> str:
     return str(checker.getSkeleton(0, unicodedata.normalize("NFKC", looks.casefold())))
 
 
+async def name_is_still_theirs(records: RecordsStore | None, identity: Identity) -> None:
+    """Refuses a player whose token names it by an account's name (or one like it) that is not its own
+    account's: a guest that took a name before someone registered it would sit down under it for
+    as long as its token lasts (a week). Checked where a name goes onto a table (JoinMatch,
+    CreateTicket); with no records, or the records database down, the name goes unchecked."""
+    if records is None or not identity.display_name:
+        return
+    try:
+        owner = await records.account_like(username_key(identity.display_name),
+                                           username_skeleton(identity.display_name))
+    except Exception:
+        log.warning("could not check a player's name against the accounts", exc_info=True)
+        return
+    if owner is not None and owner.player_id != identity.player_id:
+        raise GameError(Reason.ERROR_REASON_USERNAME_TAKEN,
+                        f"{identity.display_name!r} is now an account's name: make a new guest under another name, "
+                        "or log in", {"field": "display_name"})
+
+
 def check_password(password: str) -> str:
     if not MIN_PASSWORD_CHARS <= len(password) <= MAX_PASSWORD_CHARS:
         raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,

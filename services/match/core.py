@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from google.protobuf import any_pb2
 
+from services.auth.accounts import name_is_still_theirs
 from services.auth.tokens import BOT, PLAYER, SEAT, SERVICE, Identity, TokenSigner, player_identity
 from services.kit import metrics
 from services.kit.config import Config
@@ -333,6 +334,7 @@ class Matches:
 
     async def join(self, identity: Identity, request: mpb.JoinMatchRequest) -> mpb.JoinMatchResponse:
         player_identity(identity, "JoinMatch")
+        await name_is_still_theirs(self.records, identity)
         while True:
             loaded = await self.load(request.match_id)
             match = loaded.match

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 
+from services.auth.accounts import name_is_still_theirs
 from services.auth.tokens import Identity, player_identity
 from services.kit.config import Config
 from services.kit.errors import GameError
@@ -52,6 +53,7 @@ class Tickets:
         player = player_of(identity)
         engine = registry.get_engine(check_id("game_id", request.game_id))
         spec = engine.spec
+        await name_is_still_theirs(self.records, player)
         if len(request.player_counts) > MAX_PLAYER_COUNTS:
             raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,
                             f"player_counts has more than {MAX_PLAYER_COUNTS} entries", {"field": "player_counts"})

@@ -218,6 +218,30 @@ def test_guests_find_no_more_usernames_than_register_does(records_db: RecordsDat
         server.stop()
 
 
+def test_a_guest_whose_name_became_an_accounts_sits_down_under_it_no_more(channel: grpc.Channel) -> None:
+    """A guest named "Chefb500" before anyone registered that name kept it on its token for a week,
+    and sat down at tables under it after the account "Chefb500" (or a look-alike) was made. Where a
+    name goes onto a table (JoinMatch, CreateTicket) it is checked against the accounts again."""
+    from sizzle.match.v1 import match_service_pb2 as mpb
+    from sizzle.matchmaking.v1 import matchmaking_service_pb2 as mmpb
+    from sizzle.matchmaking.v1 import matchmaking_service_pb2_grpc
+
+    early = Player.guest(channel, "Chefb500")
+    upgraded = Player.guest(channel, "Dora")
+    table = early.create("grill_party", [HUMAN, HUMAN, BOT]).match_id
+    owner = register(channel, "\u0421hefb500", PASSWORD)  # a look-alike account, registered after
+    auth_stub(channel).UpgradeGuest(apb.UpgradeGuestRequest(username="Dora", password=PASSWORD),
+                                    metadata=auth(upgraded.token), timeout=5)
+    taken = (grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
+    assert refusal(lambda: early.join(table)) == taken
+    tickets = matchmaking_service_pb2_grpc.MatchmakingServiceStub(channel)
+    assert refusal(lambda: tickets.CreateTicket(mmpb.CreateTicketRequest(game_id="hibachi"),
+                                                metadata=auth(early.token), timeout=5)) == taken
+    # The account's own player sits down, and so does a guest that became the account of its name.
+    assert Player(channel, "owner", owner.token).join(table).seat >= 0
+    assert upgraded.join(table).match.status == mpb.MATCH_STATUS_RUNNING
+
+
 def test_a_username_may_not_look_like_another_in_any_script(channel: grpc.Channel) -> None:
     """Names that look alike across scripts are one name (Unicode TR39 skeletons, by ICU): a Cyrillic
     "С" (U+0421) or an "l" for a "1" registered as another account, or a guest, beside "Chefa417"."""

@@ -95,11 +95,13 @@ def _spoof_checker() -> Any:
 
 def username_skeleton(username: str) -> str:
     """What a username looks like: two names with one skeleton are confusable (Unicode TR39). The
-    skeleton of the NFKC form, case-folded, then skeleton again: the first pass maps look-alikes that
-    differ in case ("I" and "l"), the second those that case folding made ("Ѕ" to "ѕ" to "s")."""
+    skeleton of the name as shown (never its NFKC form: NFKC makes the long s "ſ", which looks like
+    an f, an s, and "Ϲ", which looks like a C, a sigma), case-folded, then skeleton again: the first
+    pass maps look-alikes that differ in case ("I" and "l"), the second those that case folding made
+    ("Ѕ" to "ѕ" to "s")."""
     checker = _spoof_checker()
-    looks = checker.getSkeleton(0, unicodedata.normalize("NFKC", username.strip()))
-    return str(checker.getSkeleton(0, unicodedata.normalize("NFKC", looks.casefold())))
+    looks = checker.getSkeleton(0, username.strip())
+    return str(checker.getSkeleton(0, looks.casefold()))
 
 
 async def name_is_still_theirs(records: RecordsStore | None, identity: Identity) -> None:

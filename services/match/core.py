@@ -614,6 +614,8 @@ class Matches:
         loaded = await self.load(match_id)
         if identity.kind == SERVICE:
             return await self._release(loaded, seat)
+        if identity.kind == BOT:
+            raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "the bot credential leaves no seat")
         actor = self.seat_of(identity, loaded.match)
         if actor is None:
             raise GameError(Reason.ERROR_REASON_WRONG_SEAT, "leaving needs the seat token")
@@ -635,7 +637,9 @@ class Matches:
         goes with it, so the match is in no one's history (a cancelled ticket's player found it
         there: a black-box audit)."""
         match = loaded.match
-        if seat is None or not 0 <= seat < len(match.seats):
+        if seat is None:
+            raise GameError(Reason.ERROR_REASON_INVALID_SEAT, "a service names the seat whose reservation it gives up")
+        if not 0 <= seat < len(match.seats):
             raise GameError(Reason.ERROR_REASON_INVALID_SEAT, f"there is no seat {seat} in this match")
         if match.status == FINISHED:
             raise GameError(Reason.ERROR_REASON_GAME_OVER, "the match is over")

@@ -7,6 +7,7 @@ Connect protocol, gRPC-Web and gRPC, unary and server streaming, deadlines and d
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,11 +48,21 @@ class _CallDetails:
     invocation_metadata: tuple[tuple[str, str], ...] = ()
 
 
+class BadRequest(ValueError):
+    """What our own checks of a request found, in words meant for the caller."""
+
+
 def whole_enum_numbers(value: Any, descriptor: Any, path: str = "") -> None:
     """Refuses an enum given as a number that is not whole (protobuf's JSON parser truncated 2.5 to 2
     and read true as 1, where an integer field refuses 1.5): an enum is its name or its number."""
     if not isinstance(value, dict):
         return
+    if descriptor.full_name == "google.protobuf.Any":  # its fields are those of the type it names
+        type_url = value.get("@type")
+        try:
+            descriptor = descriptor_pool.Default().FindMessageTypeByName(str(type_url).rsplit("/", 1)[-1])
+        except KeyError:
+            return  # the parser refuses a type it does not know
     for key, item in value.items():
         field = descriptor.fields_by_camelcase_name.get(key) or descriptor.fields_by_name.get(key)
         if field is None:  # the parser refuses unknown fields itself
@@ -64,7 +75,7 @@ def whole_enum_numbers(value: Any, descriptor: Any, path: str = "") -> None:
         for one in items:
             fractional = isinstance(one, float) and not one.is_integer()
             if field.enum_type is not None and (isinstance(one, bool) or fractional):
-                raise ValueError(f"{path}{key}: an enum is its name or a whole number, not {json.dumps(one)}")
+                raise BadRequest(f"{path}{key}: an enum is its name or a whole number, not {json.dumps(one)}")
             if field.message_type is not None:
                 whole_enum_numbers(one, field.message_type, f"{path}{key}.")
 
@@ -86,11 +97,11 @@ class ProtoCodec:
         try:
             if self.inner.name() == "json":
                 if not bytes(data).lstrip().startswith(b"{"):
-                    raise ValueError("a request is a JSON object")
+                    raise BadRequest("a request is a JSON object")
                 try:
                     parsed = json.loads(data)
                 except ValueError:
-                    raise ValueError("the request is not valid JSON") from None
+                    raise BadRequest("the request is not valid JSON") from None
                 whole_enum_numbers(parsed, message_class.DESCRIPTOR)
             return self.inner.decode(data, message_class)
         except Exception as error:
@@ -99,14 +110,23 @@ class ProtoCodec:
 
 
 def parse_error_text(error: Exception) -> str:
-    """What a parser said of the request, without the library's inner words: protobuf's JSON parser
-    passes Python's own ("invalid literal for int() with base 10: 'abc'") and lists the message's
-    fields; the field it failed on is what a client needs."""
-    text = str(error).split("\n", 1)[0].strip()
-    head, found, _ = text.partition(" field: ")
-    if found:  # "Failed to parse pageSize field: <Python's or protobuf's words>"
-        return f"{head} field (not a value of its type)"
-    return text[:200]
+    """What a parser said of the request, in our words: protobuf's JSON parser passes Python's own
+    ("invalid literal for int() with base 10: 'abc'") and its own phrasing, and lists the message's
+    fields. The field it failed on is what a client needs; the rest is said plainly."""
+    text = str(error)
+    if isinstance(error, BadRequest):
+        return text
+    field = re.search(r"Failed to parse (\w+) field", text)
+    if field:
+        return f"field {field.group(1)} does not hold a value of its type"
+    unknown = re.search(r'has no field named "(\w+)"', text)
+    if unknown:
+        return f"no field is named {unknown.group(1)!r}"
+    if "type_url" in text or "@type" in text:
+        return "an Any needs an @type of a message this server knows"
+    if "JSON" in text:
+        return "the request is not valid JSON (a key given twice is not either)"
+    return "it is not a message of the method's request type"
 
 
 class GzipRequests(GzipCompression):

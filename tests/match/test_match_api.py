@@ -220,9 +220,15 @@ def test_leave_hands_the_seat_to_a_bot(chan: grpc.Channel) -> None:
     players = seated(chan, "grill_party", 2)
     leaver = players[1]
     # Only a service names a seat to give up (a reservation): a player leaves its own seat only.
-    for token, seat in ((leaver.seat_token, 0), (leaver.token, 1), (players[0].seat_token, 1)):
+    bot = jwt.encode({"kind": "bot", "sub": "bot", "iss": "sizzle", "iat": int(time.time()),
+                      "exp": int(time.time()) + 60}, KEY, algorithm="HS256")
+    for token, seat in ((leaver.seat_token, 0), (leaver.token, 1), (players[0].seat_token, 1), (bot, 1)):
         refused(grpc.StatusCode.PERMISSION_DENIED, "WRONG_SEAT", leaver.stub.LeaveMatch,
                 mpb.LeaveMatchRequest(match_id=leaver.match_id, seat=seat), metadata=auth(token))
+    service = jwt.encode({"kind": "service", "sub": "matchmaking", "iss": "sizzle", "iat": int(time.time()),
+                          "exp": int(time.time()) + 60}, KEY, algorithm="HS256")
+    refused(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_SEAT", leaver.stub.LeaveMatch,
+            mpb.LeaveMatchRequest(match_id=leaver.match_id), metadata=auth(service))
     assert players[0].get().match.seats[0].kind == mpb.SEAT_KIND_HUMAN
     left = leaver.stub.LeaveMatch(mpb.LeaveMatchRequest(match_id=leaver.match_id), metadata=auth(leaver.seat_token),
                                   timeout=5).match

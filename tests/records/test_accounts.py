@@ -247,7 +247,10 @@ def test_a_username_may_not_look_like_another_in_any_script(channel: grpc.Channe
     "С" (U+0421) or an "l" for a "1" registered as another account, or a guest, beside "Chefa417"."""
     taken = (grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
     made = register(channel, "Chefa417", PASSWORD)
-    for lookalike in ("\u0421hefa417", "\u0421h\u0435f\u0430417", "Chefa4l7", "CHEFA417", "\u0421HEFA4I7"):
+    # ... nor those NFKC makes unlike the name (a regression audit: the long s, lunate sigmas and a
+    # halfwidth bar, which NFKC turns into s, sigmas and a box line, passed a skeleton taken after it).
+    for lookalike in ("\u0421hefa417", "\u0421h\u0435f\u0430417", "Chefa4l7", "CHEFA417", "\u0421HEFA4I7",
+                      "\u03f9hefa417", "Che\u017fa417", "Chefa4\uffe87", "\u03f9he\u017fa417"):
         assert refusal(lambda n=lookalike: register(channel, n, PASSWORD)) == taken, lookalike
         assert refusal(lambda n=lookalike: auth_stub(channel).CreateGuest(
             apb.CreateGuestRequest(display_name=n), timeout=5)) == taken, lookalike
@@ -256,7 +259,8 @@ def test_a_username_may_not_look_like_another_in_any_script(channel: grpc.Channe
         grpc.StatusCode.UNAUTHENTICATED, "INVALID_CREDENTIALS")
     assert login(channel, "chefa417", PASSWORD).player_id == made.player_id
     # Names that merely share letters stay free, in every script.
-    for name in ("Chefa418", "Chef a417", "\u0421\u0435\u0440\u0433\u0435\u0439", "\u041f\u0435\u0442\u044f"):
+    for name in ("Chefa418", "Chef a417", "Chesa417", "\u0421\u0435\u0440\u0433\u0435\u0439",
+                 "\u041f\u0435\u0442\u044f"):
         assert register(channel, name, PASSWORD).username == name
 
 

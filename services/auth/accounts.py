@@ -104,6 +104,20 @@ def username_skeleton(username: str) -> str:
     return str(checker.getSkeleton(0, looks.casefold()))
 
 
+class _Unchecked(Exception):
+    """The records database could not be asked about a name (it is down)."""
+
+
+async def _account_named(records: RecordsStore, name: str) -> Account | None:
+    """The account whose username is `name`, in any case or compatibility form, or looks like it;
+    _Unchecked when the records database is down (logged: the callers let the name go unchecked)."""
+    try:
+        return await records.account_like(username_key(name), username_skeleton(name))
+    except Exception as error:
+        log.warning("could not check a name against the accounts", exc_info=True)
+        raise _Unchecked from error
+
+
 async def name_is_still_theirs(records: RecordsStore | None, identity: Identity) -> None:
     """Refuses a player whose token names it by an account's name (or one like it) that is not its own
     account's: a guest that took a name before someone registered it would sit down under it for
@@ -112,10 +126,8 @@ async def name_is_still_theirs(records: RecordsStore | None, identity: Identity)
     if records is None or not identity.display_name:
         return
     try:
-        owner = await records.account_like(username_key(identity.display_name),
-                                           username_skeleton(identity.display_name))
-    except Exception:
-        log.warning("could not check a player's name against the accounts", exc_info=True)
+        owner = await _account_named(records, identity.display_name)
+    except _Unchecked:
         return
     if owner is not None and owner.player_id != identity.player_id:
         raise GameError(Reason.ERROR_REASON_USERNAME_TAKEN,
@@ -169,9 +181,8 @@ class Accounts:
         per_hour = self.config.quota_accounts_per_hour
         await self.quotas.created(subject, "accounts", per_hour)  # given back below unless the name is taken
         try:
-            taken = await self.records.account_like(username_key(name), username_skeleton(name)) is not None
-        except Exception:  # the records database is down: guests still play (the name is unchecked)
-            log.warning("could not check a guest's name against the accounts", exc_info=True)
+            taken = await _account_named(self.records, name) is not None
+        except _Unchecked:  # the records database is down: guests still play (the name is unchecked)
             taken = False
         if not taken:
             await self.quotas.uncreated(subject, "accounts", per_hour)

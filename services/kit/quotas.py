@@ -22,13 +22,16 @@ import math
 import time
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
 from sizzle.common.v1 import common_pb2
+
+# One creation count: (subject, kind, per hour); a None subject or a limit of 0 counts nothing.
+Charge = tuple[str | None, str, int]
 
 HOUR_MS = 3_600_000
 STREAM_LEASE_MS = 120_000  # an open stream renews its lease well within this (every wait of its loop)
@@ -269,6 +272,20 @@ class Quotas:
         """Gives back a `created` count when the creation was refused after all (nothing was made)."""
         if subject is not None and per_hour > 0:
             await self.store.uncount(subject, f"created:{kind}")
+
+    async def created_all(self, charges: Sequence[Charge]) -> None:
+        """One more of each (subject, kind, per_hour), or none: a refusal gives back those taken."""
+        for index, (subject, kind, per_hour) in enumerate(charges):
+            try:
+                await self.created(subject, kind, per_hour)
+            except GameError:
+                await self.uncreated_all(charges[:index])
+                raise
+
+    async def uncreated_all(self, charges: Sequence[Charge]) -> None:
+        """Gives back every count of a `created_all`."""
+        for subject, kind, per_hour in charges:
+            await self.uncreated(subject, kind, per_hour)
 
     async def hold(self, subject: str | None, kind: str, member: str, limit: int, lease_ms: int,
                    still_live: Callable[[str], Awaitable[bool]] | None = None) -> bool:

@@ -26,7 +26,7 @@ from services.kit import metrics
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.page_tokens import PageTokens
-from services.kit.quotas import LIVE_MATCH_LEASE_MS, MemoryQuotaStore, Quotas, subject_of
+from services.kit.quotas import LIVE_MATCH_LEASE_MS, Charge, MemoryQuotaStore, Quotas, subject_of
 from services.kit.validation import check_enum, check_id, check_range, check_text
 from services.match.read_masks import READ_PATHS
 from services.match.shared_reads import SharedReads
@@ -290,10 +290,8 @@ class Matches:
             await self.store.create(record, entry)
         except GameError:
             if record.creator_player_id:  # nothing was made: the quotas it took are given back
-                subject = f"player:{record.creator_player_id}"
-                await self.quotas.release(subject, "live_matches", match.match_id)
-                await self.quotas.uncreated(subject, "matches", self.config.quota_matches_per_hour)
-                await self.quotas.uncreated(address, "address_matches", self.config.quota_matches_per_hour_per_address)
+                await self.quotas.release(f"player:{record.creator_player_id}", "live_matches", match.match_id)
+                await self.quotas.uncreated_all(self._match_charges(record.creator_player_id, address))
             raise
         self.shared.put((match.match_id, "record", match.version), Loaded(record, engine, state))
         await self._after_commit(record, engine, state, previous=None)
@@ -312,16 +310,16 @@ class Matches:
         held = await self.quotas.hold(subject, "live_matches", match_id, config.quota_live_matches,
                                       LIVE_MATCH_LEASE_MS, still_live)
         try:
-            await self.quotas.created(subject, "matches", config.quota_matches_per_hour)
-            try:
-                await self.quotas.created(address, "address_matches", config.quota_matches_per_hour_per_address)
-            except GameError:
-                await self.quotas.uncreated(subject, "matches", config.quota_matches_per_hour)
-                raise
+            await self.quotas.created_all(self._match_charges(player_id, address))
         except GameError:
             if held:
                 await self.quotas.release(subject, "live_matches", match_id)
             raise
+
+    def _match_charges(self, player_id: str, address: str | None) -> list[Charge]:
+        """What a new match counts against: its player's matches an hour, and its address's."""
+        return [(f"player:{player_id}", "matches", self.config.quota_matches_per_hour),
+                (address, "address_matches", self.config.quota_matches_per_hour_per_address)]
 
     def _start_if_full(self, record: spb.StoredMatch, engine: Engine, state: Any) -> None:
         match = record.match
@@ -645,16 +643,8 @@ class Matches:
             raise GameError(Reason.ERROR_REASON_GAME_OVER, "the match is over")
         if match.seats[seat].kind != HUMAN or not match.seats[seat].player_id:
             return mpb.LeaveMatchResponse(match=match)  # released already (a retry), or never reserved
-        record = spb.StoredMatch()
-        record.CopyFrom(loaded.record)
-        released = record.match.seats[seat]
-        released.kind = BOT_SEAT
-        released.player_id = ""
-        released.difficulty = record.match.takeover_difficulty or mpb.DIFFICULTY_MEDIUM
-        released.display_name = bot_name(released.difficulty)
-        self._start_if_full(record, loaded.engine, loaded.state)
-        events = [common_pb2.Event(seat=seat, text=f"seat {seat}'s player is not coming; a bot plays it")]
-        if await self._commit(loaded, record, loaded.state, -1, events, keep_deadline=False) is None:
+        record = await self._take_over(loaded, seat, "", never_theirs=True)
+        if record is None:
             return await self._release(await self.load(match.match_id), seat)
         return mpb.LeaveMatchResponse(match=record.match)
 
@@ -672,16 +662,26 @@ class Matches:
         result = await self._commit(loaded, record, loaded.state, -1, events, keep_deadline=False)
         return record if result is not None else None
 
-    async def _take_over(self, loaded: Loaded, seat: int, why: str) -> spb.StoredMatch | None:
+    async def _take_over(self, loaded: Loaded, seat: int, why: str,
+                         never_theirs: bool = False) -> spb.StoredMatch | None:
+        """A bot plays `seat` from now on; the record committed, or None when the match moved on. A
+        person's seat stays theirs (taken over: they are rated on the bot's result); a reservation
+        given up (`never_theirs`) becomes a plain bot seat, in no one's history."""
         record = spb.StoredMatch()
         record.CopyFrom(loaded.record)
         taken = record.match.seats[seat]
         name = taken.display_name or f"seat {seat}"
         taken.kind = BOT_SEAT
-        taken.taken_over = True
         taken.difficulty = record.match.takeover_difficulty or mpb.DIFFICULTY_MEDIUM
+        if never_theirs:
+            taken.player_id = ""
+            taken.display_name = bot_name(taken.difficulty)
+            text = f"seat {seat}'s player is not coming; a bot plays it"
+        else:
+            taken.taken_over = True
+            text = f"{name} {why}; a bot plays seat {seat} from now on"
         self._start_if_full(record, loaded.engine, loaded.state)
-        events = [common_pb2.Event(seat=seat, text=f"{name} {why}; a bot plays seat {seat} from now on")]
+        events = [common_pb2.Event(seat=seat, text=text)]
         result = await self._commit(loaded, record, loaded.state, -1, events, keep_deadline=False)
         return record if result is not None else None
 

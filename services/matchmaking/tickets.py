@@ -12,7 +12,7 @@ from services.auth.tokens import Identity, player_identity
 from services.kit.config import Config
 from services.kit.errors import GameError
 from services.kit.page_tokens import PageTokens
-from services.kit.quotas import MemoryQuotaStore, Quotas, subject_of
+from services.kit.quotas import Charge, MemoryQuotaStore, Quotas, subject_of
 from services.kit.validation import check_id, check_range
 from services.matchmaking.model import BOT_PREFIX, new_ticket_id
 from services.matchmaking.ratings import bot_difficulty, record_from, record_of
@@ -53,7 +53,6 @@ class Tickets:
         player = player_of(identity)
         engine = registry.get_engine(check_id("game_id", request.game_id))
         spec = engine.spec
-        await name_is_still_theirs(self.records, player)
         if len(request.player_counts) > MAX_PLAYER_COUNTS:
             raise GameError(Reason.ERROR_REASON_INVALID_REQUEST,
                             f"player_counts has more than {MAX_PLAYER_COUNTS} entries", {"field": "player_counts"})
@@ -64,6 +63,7 @@ class Tickets:
             raise GameError(Reason.ERROR_REASON_INVALID_REQUEST, "max_wait_seconds cannot be negative",
                             {"field": "max_wait_seconds"})
         wait = min(request.max_wait_seconds or self.config.ticket_default_wait_seconds, self.config.ticket_ttl_seconds)
+        await name_is_still_theirs(self.records, player)  # after the checks that read no store
         stored = await self.store.get_ratings(spec.game_id, [player.player_id])
         rating = record_of(spec.game_id, player.player_id, stored.get(player.player_id))
         now = self.clock()
@@ -79,30 +79,24 @@ class Tickets:
         # takes of its player and address as well as its own: matchmaking creates matches with the
         # service's credential, which no quota limits (a black-box audit: one guest refused by
         # CreateMatch ran six tables in a row through tickets). A ticket that makes none keeps them.
-        charges = [(f"player:{player.player_id}", "tickets", self.config.quota_tickets_per_hour),
-                   (f"player:{player.player_id}", "matches", self.config.quota_matches_per_hour),
-                   (subject_of(None, "", peer) if peer else None, "address_matches",
-                    self.config.quota_matches_per_hour_per_address)]
-        taken: list[tuple[str | None, str, int]] = []
+        charges: list[Charge] = [
+            (f"player:{player.player_id}", "tickets", self.config.quota_tickets_per_hour),
+            (f"player:{player.player_id}", "matches", self.config.quota_matches_per_hour),
+            (subject_of(None, "", peer) if peer else None, "address_matches",
+             self.config.quota_matches_per_hour_per_address)]
+        await self.quotas.created_all(charges)
+        # The record outlives its expiry by the result time, then Redis removes it whatever happened.
+        keep = expires - now + self.config.ticket_result_ttl_seconds * 1000
         try:
-            for subject, kind, per_hour in charges:
-                await self.quotas.created(subject, kind, per_hour)
-                taken.append((subject, kind, per_hour))
-            # The record outlives its expiry by the result time, then Redis removes it whatever happened.
-            keep = expires - now + self.config.ticket_result_ttl_seconds * 1000
             existing = await self.store.create_ticket(ticket, keep)
         except GameError:
-            await self._give_back(taken)
+            await self.quotas.uncreated_all(charges)
             raise
         if existing:
-            await self._give_back(taken)
+            await self.quotas.uncreated_all(charges)
             raise GameError(Reason.ERROR_REASON_TICKET_EXISTS, f"you already hold ticket {existing} for {spec.game_id}",
                             {"ticket_id": existing})
         return ticket
-
-    async def _give_back(self, taken: list[tuple[str | None, str, int]]) -> None:
-        for subject, kind, per_hour in taken:
-            await self.quotas.uncreated(subject, kind, per_hour)
 
     async def _owned(self, identity: Identity, ticket_id: str) -> mmpb.Ticket:
         check_id("ticket_id", ticket_id)
